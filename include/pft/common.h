@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libpft: ARM CoreSight Program Flow Trace.  Shared definitions: export
+ * macro, error codes, instruction sets, and the raw-register configuration
+ * every layer is created from. */
+#ifndef PFT_COMMON_H
+#define PFT_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(PFT_BUILDING_LIB)
+#define PFT_API __attribute__((visibility("default")))
+#else
+#define PFT_API
+#endif
+
+/* Errors.  Functions return int; 0 (or a positive count) is success and a
+ * negative value is -PFT_E_*.  Three families are kept apart:
+ *   bad input data   PFT_E_BAD_PACKET, PFT_E_BAD_FRAME, PFT_E_FORMAT, PFT_E_NOMAP
+ *   caller misuse    PFT_E_INVAL, PFT_E_BAD_CONFIG, PFT_E_NOSPC
+ *   internal bug     PFT_E_INTERNAL
+ * plus the flow statuses PFT_E_AGAIN and PFT_E_EOS, which are not failures. */
+enum pft_error_code {
+	PFT_OK = 0,
+	PFT_E_INTERNAL,    /* a bug in libpft */
+	PFT_E_INVAL,       /* invalid argument */
+	PFT_E_NOMEM,       /* out of memory */
+	PFT_E_BAD_CONFIG,  /* register values that make no sense for a PTM */
+	PFT_E_NOSPC,       /* caller's buffer too small */
+	PFT_E_AGAIN,       /* more input needed (feed more bytes, or end the stream) */
+	PFT_E_EOS,         /* end of stream: nothing more will come */
+	PFT_E_BAD_PACKET,  /* malformed trace packet */
+	PFT_E_BAD_FRAME,   /* malformed CoreSight frame / port capture */
+	PFT_E_NOSYNC,      /* no synchronisation point found */
+	PFT_E_NOMAP,       /* memory not in the program image */
+	PFT_E_IO,          /* file could not be read or written (see errno) */
+	PFT_E_FORMAT,      /* file of the wrong format (ini, ELF, snapshot ...) */
+	PFT_E_NOTFOUND,    /* named item (file, section, source, symbol) absent */
+	PFT_E_UNSUPPORTED, /* valid, but not supported by this libpft */
+	PFT_E_NR_ERRORS
+};
+
+/* A short English description of an error code; accepts either sign.
+ * Never returns NULL. */
+PFT_API const char *pft_errstr(int err);
+
+/* libpft version, "MAJOR.MINOR.PATCH". */
+PFT_API const char *pft_version(void);
+
+/* Instruction set state. */
+enum pft_isa {
+	PFT_ISA_ARM = 0,
+	PFT_ISA_THUMB = 1,   /* Thumb and Thumb-2 (T32) */
+	PFT_ISA_THUMBEE = 2,
+	PFT_ISA_JAZELLE = 3,
+	PFT_ISA_UNKNOWN = 4
+};
+
+/* "A32", "T32", "T32EE", "JAZ" or "?" (the names of pft decode --format addrs). */
+PFT_API const char *pft_isa_name(enum pft_isa isa);
+
+/* The PTM configuration as raw register values (register numbers of spec
+ * Table 3-16).  Snapshot [regs] sections and perf metadata drop straight in.
+ * Features are derived from these in one place: pft_config_features(). */
+struct pft_config {
+	size_t size;          /* sizeof(struct pft_config), set by pft_config_init */
+	uint32_t etmcr;       /* 0x000 main control */
+	uint32_t etmccr;      /* 0x001 configuration code */
+	uint32_t etmccer;     /* 0x07A configuration code extension */
+	uint32_t etmidr;      /* 0x079 ID */
+	uint32_t etmtraceidr; /* 0x080 CoreSight trace ID */
+	uint32_t etmsyncfr;   /* 0x078 synchronisation frequency */
+};
+
+/* Defaults: a PFTv1.1 PTM as on Cortex-A15 (ETMIDR 0x411CF312, ETMCCER
+ * 0x34C01AC2, ETMCCR 0x8D294004), ETMCR 0 (no CA, no timestamps, no context
+ * ID), trace ID 0x10, ETMSYNCFR 0x400. */
+PFT_API void pft_config_init(struct pft_config *cfg);
+
+/* What the registers mean for the byte stream. */
+struct pft_features {
+	uint8_t minor;          /* PFT minor version: 0 = PFTv1.0, 1 = PFTv1.1 */
+	uint8_t cycle_accurate; /* ETMCR[12] */
+	uint8_t branch_broadcast; /* ETMCR[8] */
+	uint8_t return_stack;   /* ETMCR[29] */
+	uint8_t timestamps;     /* ETMCR[28] */
+	uint8_t vmid;           /* ETMCR[30] (v1.1) */
+	uint8_t contextid_bytes;/* 0, 1, 2 or 4 from ETMCR[15:14] */
+	uint8_t ts_bits;        /* 48 or 64 (ETMCCER[29], v1.1; v1.0 is 48) */
+	uint8_t ts_gray;        /* 1 = Gray coded (v1.0 always; v1.1 ETMCCER[28]=0) */
+	uint8_t dmb_waypoint;   /* ETMCCER[24]: DMB/DSB are waypoints */
+	uint8_t ts_on_dmb;      /* ETMCCER[25] */
+	uint8_t thumb32_single; /* ETMIDR[18]: 32-bit Thumb traced as one instruction */
+	uint8_t security_ext;   /* ETMIDR[19] */
+	uint8_t trace_id;       /* ETMTRACEIDR[6:0] */
+};
+
+/* Derive features from the registers.  Returns 0, or -PFT_E_BAD_CONFIG when
+ * the values cannot describe a PTM (ETMIDR major version is not 3 (PFTv1),
+ * minor above 1, trace ID 0 or >= 0x70, branch broadcast with return stack),
+ * or -PFT_E_INVAL for NULL / wrong size.  *out is filled in either case, so
+ * a tool can still explain what it saw. */
+PFT_API int pft_config_features(const struct pft_config *cfg, struct pft_features *out);
+
+/* Like pft_config_features but with a human-readable reason for a failure,
+ * written into msg (NUL terminated, truncated to cap). */
+PFT_API int pft_config_check(const struct pft_config *cfg, char *msg, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

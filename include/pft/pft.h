@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libpft umbrella header: every public layer. */
+#ifndef PFT_PFT_H
+#define PFT_PFT_H
+#include "pft/common.h"
+#include "pft/frame.h"
+#include "pft/packet.h"
+#include "pft/isa.h"
+#include "pft/image.h"
+#include "pft/flow.h"
+#include "pft/ptm.h"
+#include "pft/snapshot.h"
+#include "pft/tfo.h"
+#endif

@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The raw-register configuration and the one place features are derived. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pft/common.h"
+
+void pft_config_init(struct pft_config *cfg)
+{
+	if (!cfg)
+		return;
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->size = sizeof(*cfg);
+	cfg->etmidr = 0x411CF312u;
+	cfg->etmccer = 0x34C01AC2u;
+	cfg->etmccr = 0x8D294004u;
+	cfg->etmtraceidr = 0x10u;
+	cfg->etmsyncfr = 0x400u;
+}
+
+static int derive(const struct pft_config *cfg, struct pft_features *f,
+		  char *msg, size_t cap)
+{
+	static const uint8_t cid_bytes[4] = { 0, 1, 2, 4 };
+	uint32_t cr, ccer, idr;
+	unsigned major;
+
+	if (msg && cap)
+		msg[0] = '\0';
+	if (!cfg || !f)
+		return -PFT_E_INVAL;
+	memset(f, 0, sizeof(*f));
+	if (cfg->size < sizeof(*cfg)) {
+		if (msg)
+			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", cfg->size);
+		return -PFT_E_INVAL;
+	}
+	cr = cfg->etmcr;
+	ccer = cfg->etmccer;
+	idr = cfg->etmidr;
+	major = (idr >> 8) & 0xF;
+	f->minor = (idr >> 4) & 0xF;
+	f->cycle_accurate = (cr >> 12) & 1;
+	f->branch_broadcast = (cr >> 8) & 1;
+	f->return_stack = (cr >> 29) & 1;
+	f->timestamps = (cr >> 28) & 1;
+	f->contextid_bytes = cid_bytes[(cr >> 14) & 3];
+	f->dmb_waypoint = (ccer >> 24) & 1;
+	f->ts_on_dmb = (ccer >> 25) & 1;
+	f->thumb32_single = (idr >> 18) & 1;
+	f->security_ext = (idr >> 19) & 1;
+	f->trace_id = cfg->etmtraceidr & 0x7F;
+	if (f->minor >= 1) {
+		f->vmid = (cr >> 30) & 1;
+		f->ts_bits = ((ccer >> 29) & 1) ? 64 : 48;
+		f->ts_gray = ((ccer >> 28) & 1) ? 0 : 1;
+	} else {
+		/* PFTv1.0: ETMCCER[29:26] are RAZ; timestamps are 48-bit Gray. */
+		f->ts_bits = 48;
+		f->ts_gray = 1;
+	}
+
+	if (major != 3) {
+		if (msg)
+			snprintf(msg, cap,
+				 "ETMIDR 0x%08X: major version %u is not PFTv1 (a PTM reads 3 in bits [11:8]%s)",
+				 (unsigned)idr, major,
+				 major == 2 ? "; 2 is an ETMv3, not a PTM" : "");
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->minor > 1) {
+		if (msg)
+			snprintf(msg, cap, "ETMIDR 0x%08X: PFT minor version %u is unknown (0 = PFTv1.0, 1 = PFTv1.1)",
+				 (unsigned)idr, f->minor);
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->trace_id == 0 || f->trace_id >= 0x70) {
+		if (msg)
+			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: trace ID 0x%02X is reserved (valid IDs are 0x01-0x6F)",
+				 (unsigned)cfg->etmtraceidr, f->trace_id);
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->return_stack && f->branch_broadcast) {
+		if (msg)
+			snprintf(msg, cap, "ETMCR 0x%08X: return stack (bit 29) with branch broadcast (bit 8) is UNPREDICTABLE",
+				 (unsigned)cr);
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (cr & 0x80FF287Eu) {
+		if (msg)
+			snprintf(msg, cap, "ETMCR 0x%08X: reserved bits set (0x%08X)",
+				 (unsigned)cr, (unsigned)(cr & 0x80FF287Eu));
+		return -PFT_E_BAD_CONFIG;
+	}
+	return 0;
+}
+
+int pft_config_features(const struct pft_config *cfg, struct pft_features *out)
+{
+	return derive(cfg, out, NULL, 0);
+}
+
+int pft_config_check(const struct pft_config *cfg, char *msg, size_t cap)
+{
+	struct pft_features f;
+	return derive(cfg, &f, msg, cap);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "check.h"
+
+#include <stdlib.h>
+
+int check_failures;
+int check_count;
+
+int check_report(void)
+{
+	fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures);
+	return check_failures ? 1 : 0;
+}
+
+const char *check_shared_path(char *buf, size_t cap, const char *rel)
+{
+	const char *base = getenv("PFT_SHARED");
+	snprintf(buf, cap, "%s/%s", base && *base ? base : "../shared", rel);
+	return buf;
+}
+
+uint8_t *check_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc(n ? (size_t)n : 1);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf && len)
+			*len = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+uint64_t check_seed(uint64_t dflt)
+{
+	const char *s = getenv("PFT_SEED");
+	uint64_t seed = s && *s ? strtoull(s, NULL, 0) : dflt;
+	if (!seed)
+		seed = 1;
+	fprintf(stderr, "seed 0x%llx (set PFT_SEED to reproduce)\n", (unsigned long long)seed);
+	return seed;
+}
+
+uint64_t check_rand(uint64_t *state)
+{
+	uint64_t x = *state;
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	*state = x;
+	return x * 0x2545F4914F6CDD1Dull;
+}

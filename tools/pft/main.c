@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft: subcommand dispatch, --help and --version. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pft/common.h"
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *const *summary;
+};
+
+static const struct command commands[] = {
+#define PFT_CMD(n) { #n, cmd_##n, &cmd_##n##_summary },
+#include "pft_cmds.inc"
+#undef PFT_CMD
+};
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pft%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+FILE *cli_open_output(const char *cmd, const char *path)
+{
+	FILE *f;
+
+	if (!path || strcmp(path, "-") == 0)
+		return stdout;
+	f = fopen(path, "w");
+	if (!f)
+		cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"Usage: pft <command> [options]\n"
+		"       pft --version | --help\n\n"
+		"ARM CoreSight Program Flow Trace (PTM): decode, generate and inspect trace.\n\n"
+		"Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, *commands[i].summary);
+	fprintf(out, "\nRun 'pft <command> --help' for the options of a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return PFT_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PFT_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("pft %s (libpft %s)\n", PFT_VERSION_STRING, pft_version());
+		return PFT_EXIT_OK;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	cli_error(NULL, "unknown command '%s' (see 'pft --help')", argv[1]);
+	return PFT_EXIT_USAGE;
+}
