@@ -1,0 +1,502 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* CoreSight frame deformatter and TPIU sync removal (include/pft/frame.h).
+ *
+ * Input is consumed byte by byte (halfword by halfword once a TPIU capture is
+ * aligned) into one frame buffer, so chunk boundaries fall anywhere.  A
+ * complete frame is unpacked into at most eight runs (one per ID change)
+ * plus an error; they wait in a small queue that next() drains before it
+ * looks at more input. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft/frame.h"
+
+#define QMAX 16
+#define UNKNOWN_SLOT 128 /* stream counter index for PFT_FRAME_ID_UNKNOWN */
+#define MAX_ITEM_LEN (1u << 30)
+
+enum tpiu_state { T_SEARCH, T_FRAMES };
+
+struct qitem {
+	uint16_t type;
+	uint8_t id, reason;
+	uint32_t len;
+	uint32_t start;          /* DATA: index into run_data/run_offs */
+	uint64_t stream_offset;
+	uint64_t capture_offset;
+};
+
+struct pft_frame_decoder {
+	enum pft_frame_format fmt;
+	uint8_t raw_id;
+	/* current chunk */
+	const uint8_t *buf;
+	size_t len, pos;
+	uint64_t base;           /* capture offset of buf[0] */
+	int ended;
+	/* frame being collected */
+	uint8_t frame[PFT_FRAME_SIZE];
+	uint64_t frame_off[PFT_FRAME_SIZE];
+	unsigned nframe;
+	uint8_t cur_id;
+	/* TPIU */
+	enum tpiu_state tstate;
+	unsigned match;          /* T_SEARCH: bytes of FF FF FF 7F matched */
+	uint64_t skip_start;     /* T_SEARCH: first skipped byte */
+	uint64_t skip_len;
+	uint8_t half[2];         /* T_FRAMES: partial halfword */
+	uint64_t half_off;
+	unsigned nhalf;
+	int ffff;                /* T_FRAMES: previous halfword was FF FF */
+	uint64_t ffff_off;
+	/* per-ID stream offsets */
+	uint64_t stream_off[129];
+	/* unpacked runs of the last frame */
+	uint8_t run_data[PFT_FRAME_SIZE];
+	uint64_t run_offs[PFT_FRAME_SIZE];
+	unsigned nrun;
+	struct qitem q[QMAX];
+	unsigned qhead, qtail;
+	struct pft_frame_stats st;
+};
+
+const char *pft_frame_format_name(enum pft_frame_format fmt)
+{
+	switch (fmt) {
+	case PFT_FRAME_RAW: return "raw";
+	case PFT_FRAME_CORESIGHT: return "frames";
+	case PFT_FRAME_TPIU: return "tpiu";
+	}
+	return NULL;
+}
+
+const char *pft_frame_item_type_name(enum pft_frame_item_type t)
+{
+	switch (t) {
+	case PFT_FRAME_ITEM_DATA: return "data";
+	case PFT_FRAME_ITEM_UNSYNCED: return "unsynced";
+	case PFT_FRAME_ITEM_ERROR: return "error";
+	default: return "none";
+	}
+}
+
+const char *pft_frame_error_name(enum pft_frame_error e)
+{
+	switch (e) {
+	case PFT_FERR_TRUNCATED: return "truncated frame";
+	case PFT_FERR_ID_7F: return "ID 0x7F";
+	case PFT_FERR_BAD_SYNC: return "bad sync";
+	default: return "none";
+	}
+}
+
+void pft_frame_reset(struct pft_frame_decoder *dec)
+{
+	enum pft_frame_format fmt;
+	uint8_t raw_id;
+
+	if (!dec)
+		return;
+	fmt = dec->fmt;
+	raw_id = dec->raw_id;
+	memset(dec, 0, sizeof(*dec));
+	dec->fmt = fmt;
+	dec->raw_id = raw_id;
+	dec->cur_id = PFT_FRAME_ID_UNKNOWN;
+	dec->tstate = T_SEARCH;
+}
+
+struct pft_frame_decoder *pft_frame_decoder_alloc(enum pft_frame_format fmt, uint8_t raw_id)
+{
+	struct pft_frame_decoder *dec;
+
+	if (fmt != PFT_FRAME_RAW && fmt != PFT_FRAME_CORESIGHT && fmt != PFT_FRAME_TPIU)
+		return NULL;
+	dec = calloc(1, sizeof(*dec));
+	if (!dec)
+		return NULL;
+	dec->fmt = fmt;
+	dec->raw_id = raw_id;
+	pft_frame_reset(dec);
+	return dec;
+}
+
+void pft_frame_decoder_free(struct pft_frame_decoder *dec)
+{
+	free(dec);
+}
+
+static unsigned qcount(const struct pft_frame_decoder *dec)
+{
+	return dec->qtail - dec->qhead;
+}
+
+static void qpush(struct pft_frame_decoder *dec, const struct qitem *it)
+{
+	dec->q[dec->qtail % QMAX] = *it;
+	dec->qtail++;
+}
+
+int pft_frame_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len)
+{
+	if (!dec || (!buf && len) || dec->ended)
+		return -PFT_E_INVAL;
+	if (dec->pos < dec->len || qcount(dec))
+		return -PFT_E_INVAL;
+	dec->base += dec->len;
+	dec->buf = buf;
+	dec->len = len;
+	dec->pos = 0;
+	dec->st.bytes_in += len;
+	return 0;
+}
+
+uint64_t pft_frame_get_offset(const struct pft_frame_decoder *dec)
+{
+	return dec ? dec->base + dec->pos : 0;
+}
+
+int pft_frame_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out)
+{
+	if (!dec || !out)
+		return -PFT_E_INVAL;
+	*out = dec->st;
+	return 0;
+}
+
+/* ---- unpacking one frame ------------------------------------------------ */
+
+static void push_data(struct pft_frame_decoder *dec, uint8_t id, uint8_t byte, uint64_t off)
+{
+	unsigned slot = id == PFT_FRAME_ID_UNKNOWN ? UNKNOWN_SLOT : id;
+	struct qitem *last = dec->qtail > dec->qhead ? &dec->q[(dec->qtail - 1) % QMAX] : NULL;
+
+	if (!last || last->type != PFT_FRAME_ITEM_DATA || last->id != id ||
+	    last->start + last->len != dec->nrun) {
+		struct qitem it = { .type = PFT_FRAME_ITEM_DATA, .id = id, .start = dec->nrun,
+				    .stream_offset = dec->stream_off[slot], .capture_offset = off };
+		qpush(dec, &it);
+		last = &dec->q[(dec->qtail - 1) % QMAX];
+	}
+	dec->run_data[dec->nrun] = byte;
+	dec->run_offs[dec->nrun] = off;
+	dec->nrun++;
+	last->len++;
+	dec->stream_off[slot]++;
+	dec->st.data++;
+	if (id == PFT_FRAME_ID_UNKNOWN)
+		dec->st.unknown_id++;
+	else
+		dec->st.id_bytes[id & 0x7F]++;
+}
+
+static void push_error(struct pft_frame_decoder *dec, uint8_t reason, uint64_t off, uint64_t len)
+{
+	struct qitem it = { .type = PFT_FRAME_ITEM_ERROR, .reason = reason, .len = (uint32_t)len,
+			    .capture_offset = off };
+	qpush(dec, &it);
+	dec->st.error += len;
+}
+
+static int is_fsync_frame(const uint8_t *f)
+{
+	static const uint8_t fs[4] = { 0xFF, 0xFF, 0xFF, 0x7F };
+	int i;
+
+	for (i = 0; i < PFT_FRAME_SIZE; i += 4)
+		if (memcmp(f + i, fs, 4))
+			return 0;
+	return 1;
+}
+
+/* Unpack dec->frame (16 bytes) into runs on the queue. */
+static void unpack_frame(struct pft_frame_decoder *dec)
+{
+	const uint8_t *f = dec->frame;
+	const uint64_t *o = dec->frame_off;
+	uint8_t aux = f[15];
+	unsigned i;
+
+	dec->nrun = 0;
+	dec->nframe = 0;
+	if (dec->fmt == PFT_FRAME_CORESIGHT && is_fsync_frame(f)) {
+		/* A frame of four FSYNCs: formatter sync in memory, no data. */
+		dec->st.sync += PFT_FRAME_SIZE;
+		return;
+	}
+	dec->st.frames++;
+	for (i = 0; i < 8; i++) {
+		unsigned s = 2 * i;
+		uint8_t bit = (aux >> i) & 1;
+
+		if (f[s] & 1) {
+			uint8_t nid = f[s] >> 1;
+
+			if (nid == 0x7F) {
+				/* Not an ID: the rest of the frame cannot be trusted. */
+				push_error(dec, PFT_FERR_ID_7F, o[s], PFT_FRAME_SIZE - s);
+				return;
+			}
+			dec->st.overhead++;
+			if (s == 14) {
+				dec->cur_id = nid; /* applies from the next frame */
+				break;
+			}
+			if (bit && nid != dec->cur_id) {
+				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
+				dec->cur_id = nid;
+			} else {
+				dec->cur_id = nid;
+				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
+			}
+		} else {
+			push_data(dec, dec->cur_id, (uint8_t)((f[s] & 0xFE) | bit), o[s]);
+			if (s != 14)
+				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
+		}
+	}
+	dec->st.overhead++; /* the auxiliary byte */
+}
+
+static void frame_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
+{
+	dec->frame[dec->nframe] = b;
+	dec->frame_off[dec->nframe] = off;
+	if (++dec->nframe == PFT_FRAME_SIZE)
+		unpack_frame(dec);
+}
+
+/* ---- TPIU --------------------------------------------------------------- */
+
+static void flush_skip(struct pft_frame_decoder *dec)
+{
+	while (dec->skip_len) {
+		uint64_t n = dec->skip_len > MAX_ITEM_LEN ? MAX_ITEM_LEN : dec->skip_len;
+		struct qitem it = { .type = PFT_FRAME_ITEM_UNSYNCED, .len = (uint32_t)n,
+				    .capture_offset = dec->skip_start };
+		qpush(dec, &it);
+		dec->st.unsynced += n;
+		dec->skip_start += n;
+		dec->skip_len -= n;
+		if (qcount(dec) >= QMAX - 1)
+			break;
+	}
+}
+
+/* Searching for FSYNC byte by byte. */
+static void search_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
+{
+	if (!dec->skip_len && !dec->match)
+		dec->skip_start = off;
+	if (b == 0xFF) {
+		if (dec->match == 3)
+			dec->skip_len++; /* FF FF FF FF: the oldest FF is not part of the FSYNC */
+		else
+			dec->match++;
+		return;
+	}
+	if (b == 0x7F && dec->match == 3) {
+		dec->match = 0;
+		dec->st.sync += 4;
+		flush_skip(dec);
+		dec->tstate = T_FRAMES;
+		dec->nframe = 0;
+		dec->nhalf = 0;
+		dec->ffff = 0;
+		return;
+	}
+	dec->skip_len += dec->match + 1;
+	dec->match = 0;
+}
+
+/* Drop what is collected of the current frame as an error and go back to
+ * searching for FSYNC. */
+static void tpiu_error(struct pft_frame_decoder *dec)
+{
+	uint64_t start = dec->nframe ? dec->frame_off[0] : dec->ffff_off;
+
+	push_error(dec, PFT_FERR_BAD_SYNC, start, dec->nframe + 2u);
+	dec->nframe = 0;
+	dec->ffff = 0;
+	dec->tstate = T_SEARCH;
+	dec->match = 0;
+	dec->skip_len = 0;
+}
+
+static void tpiu_half(struct pft_frame_decoder *dec, uint8_t b0, uint8_t b1, uint64_t off)
+{
+	if (dec->ffff) {
+		if (b0 == 0xFF && b1 == 0x7F) {
+			/* FSYNC */
+			dec->ffff = 0;
+			if (dec->nframe) {
+				push_error(dec, PFT_FERR_BAD_SYNC, dec->frame_off[0], dec->nframe);
+				dec->nframe = 0;
+			}
+			dec->st.sync += 4;
+			return;
+		}
+		/* FF FF and something else: an ID 0x7F, never valid. */
+		tpiu_error(dec);
+		search_byte(dec, b0, off);
+		search_byte(dec, b1, off + 1);
+		return;
+	}
+	if (b0 == 0xFF && b1 == 0xFF) {
+		dec->ffff = 1;
+		dec->ffff_off = off;
+		return;
+	}
+	if (b0 == 0xFF && b1 == 0x7F) {
+		dec->st.sync += 2; /* HSYNC */
+		return;
+	}
+	frame_byte(dec, b0, off);
+	frame_byte(dec, b1, off + 1);
+}
+
+static void tpiu_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
+{
+	if (dec->tstate == T_SEARCH) {
+		search_byte(dec, b, off);
+		return;
+	}
+	if (!dec->nhalf) {
+		dec->half[0] = b;
+		dec->half_off = off;
+		dec->nhalf = 1;
+		return;
+	}
+	dec->nhalf = 0;
+	tpiu_half(dec, dec->half[0], b, dec->half_off);
+}
+
+/* ---- pulling items ------------------------------------------------------ */
+
+static void finish(struct pft_frame_decoder *dec)
+{
+	if (dec->fmt == PFT_FRAME_TPIU && dec->tstate == T_SEARCH) {
+		dec->skip_len += dec->match;
+		dec->match = 0;
+		flush_skip(dec);
+		return;
+	}
+	if (dec->nframe || dec->ffff || dec->nhalf) {
+		uint64_t start = dec->nframe ? dec->frame_off[0] :
+				 dec->ffff ? dec->ffff_off : dec->half_off;
+		push_error(dec, PFT_FERR_TRUNCATED, start,
+			   dec->nframe + (dec->ffff ? 2u : 0u) + dec->nhalf);
+		dec->nframe = 0;
+		dec->ffff = 0;
+		dec->nhalf = 0;
+	}
+}
+
+int pft_frame_end(struct pft_frame_decoder *dec)
+{
+	if (!dec)
+		return -PFT_E_INVAL;
+	dec->ended = 1;
+	return 0;
+}
+
+int pft_frame_next(struct pft_frame_decoder *dec, struct pft_frame_item *item, size_t size)
+{
+	struct qitem *q;
+
+	if (!dec || !item || size < sizeof(*item))
+		return -PFT_E_INVAL;
+	if (dec->fmt == PFT_FRAME_RAW) {
+		size_t n = dec->len - dec->pos;
+
+		if (!n)
+			return dec->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+		if (n > MAX_ITEM_LEN)
+			n = MAX_ITEM_LEN;
+		memset(item, 0, sizeof(*item));
+		item->type = PFT_FRAME_ITEM_DATA;
+		item->id = dec->raw_id;
+		item->len = (uint32_t)n;
+		item->capture_offset = dec->base + dec->pos;
+		item->stream_offset = dec->base + dec->pos;
+		item->data = dec->buf + dec->pos;
+		dec->pos += n;
+		dec->st.data += n;
+		if (dec->raw_id < 128)
+			dec->st.id_bytes[dec->raw_id] += n;
+		else
+			dec->st.unknown_id += n;
+		return 0;
+	}
+	while (!qcount(dec)) {
+		if (dec->pos < dec->len) {
+			uint8_t b = dec->buf[dec->pos];
+			uint64_t off = dec->base + dec->pos;
+
+			dec->pos++;
+			if (dec->fmt == PFT_FRAME_TPIU)
+				tpiu_byte(dec, b, off);
+			else
+				frame_byte(dec, b, off);
+			continue;
+		}
+		if (!dec->ended)
+			return -PFT_E_AGAIN;
+		if (dec->ended == 1) {
+			dec->ended = 2;
+			finish(dec);
+			continue;
+		}
+		if (dec->skip_len) {
+			flush_skip(dec);
+			continue;
+		}
+		return -PFT_E_EOS;
+	}
+	q = &dec->q[dec->qhead % QMAX];
+	dec->qhead++;
+	memset(item, 0, sizeof(*item));
+	item->type = q->type;
+	item->id = q->id;
+	item->reason = q->reason;
+	item->len = q->len;
+	item->stream_offset = q->stream_offset;
+	item->capture_offset = q->capture_offset;
+	if (q->type == PFT_FRAME_ITEM_DATA) {
+		item->data = dec->run_data + q->start;
+		item->byte_offsets = dec->run_offs + q->start;
+	}
+	return 0;
+}
+
+int64_t pft_frame_extract(enum pft_frame_format fmt, uint8_t id, const uint8_t *capture,
+			  size_t len, uint8_t *out, size_t cap, struct pft_frame_stats *stats)
+{
+	struct pft_frame_decoder *dec;
+	struct pft_frame_item it;
+	uint64_t total = 0;
+	int r;
+
+	if ((!capture && len) || (!out && cap))
+		return -PFT_E_INVAL;
+	dec = pft_frame_decoder_alloc(fmt, id);
+	if (!dec)
+		return fmt > PFT_FRAME_TPIU ? -PFT_E_INVAL : -PFT_E_NOMEM;
+	pft_frame_feed(dec, capture, len);
+	pft_frame_end(dec);
+	while ((r = pft_frame_next(dec, &it, sizeof(it))) == 0) {
+		uint32_t i;
+
+		if (it.type != PFT_FRAME_ITEM_DATA || it.id != id)
+			continue;
+		for (i = 0; i < it.len; i++, total++)
+			if (total < cap)
+				out[total] = it.data[i];
+	}
+	if (stats)
+		pft_frame_get_stats(dec, stats);
+	pft_frame_decoder_free(dec);
+	if (r != -PFT_E_EOS)
+		return r;
+	return (int64_t)total;
+}
