@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Packet decoder: every example of PFT_PACKET_LAYOUTS.md decodes to the
+ * fields the document gives (pkt_vectors.h), plus the raw cov stream of
+ * trace_cov_a15 against its trc_pkt_lister listing. */
+#include <string.h>
+
+#include "check.h"
+#include "pkt_util.h"
+#include "pkt_vectors.h"
+
+static void check_vector(const struct pkt_vec *v)
+{
+	struct pft_config c = pkt_cfg(v->cr, v->ccer, v->idr);
+	uint8_t buf[256];
+	size_t n = 0, nb;
+	struct pft_packet out[64];
+	const struct pft_packet *p;
+	int k, i, failures = check_failures;
+	char atoms[32];
+
+	n = pkt_hex("00 00 00 00 00 80", buf, sizeof(buf));
+	n += pkt_hex(v->prefix, buf + n, sizeof(buf) - n);
+	nb = pkt_hex(v->bytes, buf + n, sizeof(buf) - n);
+	n += nb;
+	k = pkt_decode_all(&c, buf, n, out, 64);
+	CHECK(k > 0);
+	if (k <= 0) {
+		fprintf(stderr, "  vector: %s\n", v->where);
+		return;
+	}
+	for (i = 0; i < k; i++)
+		CHECK(out[i].type != PFT_PKT_ERROR && out[i].type != PFT_PKT_UNSYNCED);
+	p = &out[k - 1];
+	CHECK_EQ(p->type, v->type);
+	CHECK_EQ(p->size, nb);
+	CHECK_EQ(p->nbytes, nb < PFT_PKT_MAX_BYTES ? nb : PFT_PKT_MAX_BYTES);
+	CHECK(!memcmp(p->bytes, buf + n - nb, p->nbytes));
+	if (v->address != NA)
+		CHECK_EQ(p->address, (uint64_t)v->address);
+	if (v->isa != NA)
+		CHECK_EQ(p->isa, v->isa);
+	if (v->exception != NA)
+		CHECK_EQ(p->exception, v->exception);
+	if (v->ns != NA)
+		CHECK_EQ(!!(p->flags & PFT_PKT_F_NS), v->ns);
+	if (v->hyp != NA)
+		CHECK_EQ(!!(p->flags & PFT_PKT_F_HYP), v->hyp);
+	if (v->cycles != NA) {
+		CHECK(p->flags & PFT_PKT_F_CC);
+		CHECK_EQ(p->cycles, (uint64_t)v->cycles);
+	} else if (v->type == PFT_PKT_ISYNC) {
+		CHECK(!(p->flags & PFT_PKT_F_CC));
+	}
+	if (v->atoms)
+		CHECK(!strcmp(pkt_atoms(p, atoms), v->atoms));
+	if (v->timestamp != NA)
+		CHECK_EQ(p->timestamp, (uint64_t)v->timestamp);
+	if (v->context_id != NA)
+		CHECK_EQ(p->context_id, (uint64_t)v->context_id);
+	if (v->reason != NA)
+		CHECK_EQ(p->reason, v->reason);
+	if (v->vmid != NA)
+		CHECK_EQ(p->vmid, v->vmid);
+	if (check_failures != failures) {
+		fprintf(stderr, "  vector: %s\n  ", v->where);
+		pkt_print(stderr, p);
+	}
+}
+
+/* trace_cov_a15/PTM_0_2.bin, as listed by trc_pkt_lister (libopencsd 1.3.3). */
+static void check_cov(void)
+{
+	static const struct {
+		uint64_t off;
+		int type;
+		uint64_t addr;
+		const char *atoms;
+		int exc;
+	} want[] = {
+		{ 0, PFT_PKT_ASYNC, 0, NULL, 0 },
+		{ 6, PFT_PKT_ISYNC, 0x80000558, NULL, 0 },
+		{ 12, PFT_PKT_ATOM, 0, "E", 0 },
+		{ 13, PFT_PKT_BRANCH, 0, NULL, PFT_EXC_DEBUG_HALT },
+		{ 19, PFT_PKT_ISYNC, 0x80000504, NULL, 0 },
+		{ 25, PFT_PKT_ATOM, 0, "ENEEE", 0 },
+		{ 26, PFT_PKT_ATOM, 0, "ENEEN", 0 },
+		{ 27, PFT_PKT_ATOM, 0, "NEEEN", 0 },
+		{ 28, PFT_PKT_ATOM, 0, "NNE", 0 },
+		{ 29, PFT_PKT_BRANCH, 0x8000055C, NULL, 0 },
+		{ 30, PFT_PKT_BRANCH, 0, NULL, PFT_EXC_DEBUG_HALT },
+	};
+	struct pft_config c = pkt_cfg(C_RSTK);
+	char path[512], atoms[32];
+	size_t len;
+	uint8_t *buf = check_read_file(check_shared_path(path, sizeof(path),
+							 "data/ptm/trace_cov_a15/PTM_0_2.bin"), &len);
+	struct pft_packet out[32];
+	int k, i;
+
+	CHECK(buf != NULL);
+	if (!buf)
+		return;
+	CHECK_EQ(len, 36);
+	k = pkt_decode_all(&c, buf, len, out, 32);
+	CHECK_EQ(k, 11);
+	for (i = 0; i < k && i < 11; i++) {
+		CHECK_EQ(out[i].offset, want[i].off);
+		CHECK_EQ(out[i].type, want[i].type);
+		if (want[i].type == PFT_PKT_ISYNC || want[i].type == PFT_PKT_BRANCH) {
+			CHECK_EQ(out[i].address, want[i].addr);
+			CHECK_EQ(out[i].isa, PFT_ISA_ARM);
+		}
+		if (want[i].type == PFT_PKT_BRANCH)
+			CHECK_EQ(out[i].exception, want[i].exc);
+		if (want[i].atoms)
+			CHECK(!strcmp(pkt_atoms(&out[i], atoms), want[i].atoms));
+	}
+	free(buf);
+}
+
+/* A branch or WPU before any I-sync has no base ISA: it is reported with
+ * PFT_ISA_UNKNOWN (the bytes are laid out as for ARM). */
+static void check_unknown_base(void)
+{
+	struct pft_config c = pkt_cfg(C_S4);
+	uint8_t buf[32];
+	struct pft_packet out[8];
+	size_t n = pkt_hex("00 00 00 00 00 80 2f 72 79 08 00 10 00 80 01 2f", buf, sizeof(buf));
+	int k = pkt_decode_all(&c, buf, n, out, 8);
+
+	CHECK_EQ(k, 5);
+	if (k != 5)
+		return;
+	CHECK_EQ(out[1].type, PFT_PKT_BRANCH);
+	CHECK_EQ(out[1].isa, PFT_ISA_UNKNOWN);
+	CHECK_EQ(out[1].address, 0x5C);
+	CHECK_EQ(out[2].type, PFT_PKT_WAYPOINT_UPDATE);
+	CHECK_EQ(out[2].isa, PFT_ISA_UNKNOWN);
+	CHECK_EQ(out[4].isa, PFT_ISA_ARM);
+	CHECK_EQ(out[4].address, 0x8000105C);
+}
+
+int main(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(pkt_vectors) / sizeof(pkt_vectors[0]); i++)
+		check_vector(&pkt_vectors[i]);
+	check_cov();
+	check_unknown_base();
+	return check_report();
+}
