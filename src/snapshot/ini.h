@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A small ini reader for snapshot files.  Lines end in LF or CRLF; blank
+ * lines and lines starting with ';' or '#' are skipped; "[name]" opens a
+ * section (a name may repeat: every [dump] is its own section); "key=value"
+ * splits at the first '=', both sides trimmed.  Keys before the first
+ * section go into a section named "".  Anything else is an error reported
+ * as "FILE:LINE: ...". */
+#ifndef PFT_SNAPSHOT_INI_H
+#define PFT_SNAPSHOT_INI_H
+
+#include <stddef.h>
+
+struct ini_entry {
+	char *key;
+	char *value;
+	unsigned line;
+};
+
+struct ini_section {
+	char *name;
+	unsigned line;
+	struct ini_entry *e;
+	size_t n, cap;
+};
+
+struct ini_file {
+	char *path;
+	char *text;          /* the file, split in place into the strings above */
+	struct ini_section *s;
+	size_t n, cap;
+};
+
+#define INI_MAX_BYTES (16u << 20)
+
+/* Parse text (copied).  0, -PFT_E_FORMAT (msg says where), -PFT_E_NOMEM. */
+int ini_parse(struct ini_file *ini, const char *path, const char *text, size_t len,
+	      char *msg, size_t cap);
+/* Read and parse a file.  Adds -PFT_E_IO. */
+int ini_load(struct ini_file *ini, const char *path, char *msg, size_t cap);
+void ini_free(struct ini_file *ini);
+
+/* The first section called name at index >= from (no case), or NULL;
+ * *index receives its index when not NULL. */
+const struct ini_section *ini_find(const struct ini_file *ini, const char *name, size_t from,
+				   size_t *index);
+/* The last value of key in the section (no case), or NULL. */
+const char *ini_get(const struct ini_section *s, const char *key, unsigned *line);
+
+/* Parse an unsigned number: 0x hex, or decimal.  0 on success. */
+int ini_number(const char *s, unsigned long long *out);
+
+#endif

@@ -1,0 +1,601 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Snapshot reader: snapshot.ini, trace.ini and the device inis of a DS-5 /
+ * OpenCSD snapshot folder (include/pft/snapshot.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "pft/snapshot.h"
+#include "snapshot/ini.h"
+#include "snapshot/snapshot_int.h"
+
+struct reg {
+	const char *name;
+	long number;        /* -1 when the key gives none */
+	uint64_t value;
+};
+
+struct device {
+	struct ini_file ini;
+	const char *name, *dclass, *type;
+	struct reg *regs;
+	size_t nregs;
+	struct pft_snapshot_dump *dumps;
+	size_t ndumps;
+};
+
+struct buffer {
+	const char *name, *format;
+	char *path;
+};
+
+struct source {
+	size_t dev;
+	const char *core;
+	long buf;           /* index into buffers, -1 if none */
+	uint32_t present;
+	uint8_t is_ptm, trace_id;
+	struct pft_config cfg;
+};
+
+struct pft_snapshot {
+	char *dir;
+	struct ini_file snap, trace;
+	struct device *dev;
+	size_t ndev;
+	struct buffer *buf;
+	size_t nbuf;
+	struct source *src;
+	size_t nsrc;
+};
+
+char *snap_join(const char *dir, const char *file)
+{
+	size_t a = strlen(dir), b = strlen(file);
+	char *p;
+
+	if (file[0] == '/' || !a)
+		return strdup(file);
+	p = malloc(a + b + 2);
+	if (!p)
+		return NULL;
+	memcpy(p, dir, a);
+	if (dir[a - 1] != '/')
+		p[a++] = '/';
+	memcpy(p + a, file, b + 1);
+	return p;
+}
+
+static const struct {
+	const char *name;
+	long number;
+	uint32_t bit;
+} config_regs[] = {
+	{ "ETMCR", 0x000, PFT_SNAPSHOT_REG_ETMCR },
+	{ "ETMCCR", 0x001, PFT_SNAPSHOT_REG_ETMCCR },
+	{ "ETMSYNCFR", 0x078, PFT_SNAPSHOT_REG_ETMSYNCFR },
+	{ "ETMIDR", 0x079, PFT_SNAPSHOT_REG_ETMIDR },
+	{ "ETMCCER", 0x07A, PFT_SNAPSHOT_REG_ETMCCER },
+	{ "ETMTRACEIDR", 0x080, PFT_SNAPSHOT_REG_ETMTRACEIDR },
+};
+
+static void set_config_reg(struct pft_config *cfg, uint32_t bit, uint32_t v)
+{
+	switch (bit) {
+	case PFT_SNAPSHOT_REG_ETMCR: cfg->etmcr = v; break;
+	case PFT_SNAPSHOT_REG_ETMCCR: cfg->etmccr = v; break;
+	case PFT_SNAPSHOT_REG_ETMSYNCFR: cfg->etmsyncfr = v; break;
+	case PFT_SNAPSHOT_REG_ETMIDR: cfg->etmidr = v; break;
+	case PFT_SNAPSHOT_REG_ETMCCER: cfg->etmccer = v; break;
+	case PFT_SNAPSHOT_REG_ETMTRACEIDR: cfg->etmtraceidr = v; break;
+	default: break;
+	}
+}
+
+static int fail(char *msg, size_t cap, int err, const char *fmt, const char *a, unsigned line,
+		const char *b)
+{
+	if (msg && cap) {
+		if (line)
+			snprintf(msg, cap, "%s:%u: ", a, line);
+		else
+			snprintf(msg, cap, "%s: ", a);
+		snprintf(msg + strlen(msg), cap - strlen(msg), fmt, b ? b : "");
+	}
+	return err;
+}
+
+/* "ETMCR(0x000)", "ETMCCER(id:0x7A)", "CNTPCT(size:64)", "R15": split the key
+ * in place into name and number. */
+static int parse_reg_key(char *key, const char **name, long *number)
+{
+	char *open = strchr(key, '('), *p;
+
+	*name = key;
+	*number = -1;
+	if (!open)
+		return 0;
+	p = strchr(open, ')');
+	if (!p || p[1])
+		return -1;
+	*p = '\0';
+	*open = '\0';
+	for (p = open + 1; *p;) {
+		char *comma = strchr(p, ','), *colon;
+		unsigned long long v;
+
+		if (comma)
+			*comma = '\0';
+		while (*p == ' ')
+			p++;
+		colon = strchr(p, ':');
+		if (colon) {
+			*colon = '\0';
+			if (!strcasecmp(p, "id") && !ini_number(colon + 1, &v))
+				*number = (long)(v & 0xFFFF);
+			/* size:N and unknown attributes are ignored */
+		} else if (!ini_number(p, &v)) {
+			*number = (long)(v & 0xFFFF);
+		} else {
+			return -1;
+		}
+		if (!comma)
+			break;
+		p = comma + 1;
+	}
+	{
+		/* trim the name */
+		char *e = key + strlen(key);
+		while (e > key && e[-1] == ' ')
+			*--e = '\0';
+	}
+	return 0;
+}
+
+/* "dump", "dump1", "dump_2" ... (DS-5 numbers them, OpenCSD writes [dump]) */
+static int is_dump_section(const char *name)
+{
+	if (strncasecmp(name, "dump", 4))
+		return 0;
+	for (name += 4; *name; name++)
+		if (!((*name >= '0' && *name <= '9') || *name == '_'))
+			return 0;
+	return 1;
+}
+
+static int load_device(struct device *d, const char *dir, const char *file, unsigned list_line,
+		       const char *snap_path, char *msg, size_t cap)
+{
+	char *path = snap_join(dir, file);
+	const struct ini_section *dev;
+	size_t i, j;
+	int r;
+
+	if (!path)
+		return -PFT_E_NOMEM;
+	r = ini_load(&d->ini, path, msg, cap);
+	free(path);
+	if (r == -PFT_E_IO && msg && cap) {
+		char tmp[600];
+		snprintf(tmp, sizeof tmp, "%s:%u: device file: %s", snap_path, list_line, msg);
+		snprintf(msg, cap, "%s", tmp);
+	}
+	if (r)
+		return r;
+	dev = ini_find(&d->ini, "device", 0, NULL);
+	if (!dev)
+		return fail(msg, cap, -PFT_E_FORMAT, "no [device] section%s", d->ini.path, 0, "");
+	d->name = ini_get(dev, "name", NULL);
+	d->dclass = ini_get(dev, "class", NULL);
+	d->type = ini_get(dev, "type", NULL);
+	if (!d->name || !*d->name)
+		return fail(msg, cap, -PFT_E_FORMAT, "[device] has no name%s", d->ini.path, dev->line, "");
+	if (!d->dclass)
+		d->dclass = "";
+	if (!d->type)
+		d->type = "";
+	for (i = 0; i < d->ini.n; i++) {
+		struct ini_section *s = &d->ini.s[i];
+
+		if (!strcasecmp(s->name, "regs")) {
+			struct reg *nr = realloc(d->regs, (d->nregs + s->n + 1) * sizeof(*nr));
+			if (!nr)
+				return -PFT_E_NOMEM;
+			d->regs = nr;
+			for (j = 0; j < s->n; j++) {
+				struct reg *rg = &d->regs[d->nregs];
+				unsigned long long v;
+
+				if (parse_reg_key(s->e[j].key, &rg->name, &rg->number))
+					return fail(msg, cap, -PFT_E_FORMAT,
+						    "register key '%s' is not NAME or NAME(0xNUM)",
+						    d->ini.path, s->e[j].line, s->e[j].key);
+				if (ini_number(s->e[j].value, &v))
+					return fail(msg, cap, -PFT_E_FORMAT,
+						    "register value '%s' is not a number", d->ini.path,
+						    s->e[j].line, s->e[j].value);
+				rg->value = v;
+				d->nregs++;
+			}
+		} else if (is_dump_section(s->name)) {
+			struct pft_snapshot_dump *nd, *dp;
+			const char *f = ini_get(s, "file", NULL);
+			const char *a = ini_get(s, "address", NULL);
+			const char *o = ini_get(s, "offset", NULL);
+			const char *l = ini_get(s, "length", NULL);
+			unsigned long long av = 0, ov = 0, lv = 0;
+
+			if (!f || !*f)
+				return fail(msg, cap, -PFT_E_FORMAT, "[dump] has no file%s", d->ini.path,
+					    s->line, "");
+			if (!a || ini_number(a, &av))
+				return fail(msg, cap, -PFT_E_FORMAT,
+					    "[dump] needs address=<number>%s", d->ini.path, s->line, "");
+			if ((o && ini_number(o, &ov)) || (l && ini_number(l, &lv)))
+				return fail(msg, cap, -PFT_E_FORMAT,
+					    "[dump] offset/length are not numbers%s", d->ini.path,
+					    s->line, "");
+			nd = realloc(d->dumps, (d->ndumps + 1) * sizeof(*nd));
+			if (!nd)
+				return -PFT_E_NOMEM;
+			d->dumps = nd;
+			dp = &d->dumps[d->ndumps];
+			dp->path = snap_join(dir, f);
+			if (!dp->path)
+				return -PFT_E_NOMEM;
+			d->ndumps++;
+			dp->address = av;
+			dp->offset = ov;
+			dp->length = lv;
+			dp->space = ini_get(s, "space", NULL);
+		}
+	}
+	return 0;
+}
+
+static void make_source(struct pft_snapshot *sn, size_t di, struct source *s)
+{
+	const struct device *d = &sn->dev[di];
+	size_t i, k;
+
+	memset(s, 0, sizeof(*s));
+	s->dev = di;
+	s->buf = -1;
+	pft_config_init(&s->cfg);
+	for (i = 0; i < d->nregs; i++) {
+		for (k = 0; k < sizeof(config_regs) / sizeof(config_regs[0]); k++) {
+			int by_name = !strcasecmp(d->regs[i].name, config_regs[k].name);
+			if (by_name || (d->regs[i].number == config_regs[k].number &&
+					!strncasecmp(d->regs[i].name, "ETM", 3))) {
+				set_config_reg(&s->cfg, config_regs[k].bit, (uint32_t)d->regs[i].value);
+				s->present |= config_regs[k].bit;
+				break;
+			}
+		}
+	}
+	if (s->present & PFT_SNAPSHOT_REG_ETMTRACEIDR)
+		s->trace_id = s->cfg.etmtraceidr & 0x7F;
+	s->is_ptm = !strncasecmp(d->type, "PTM", 3) || !strncasecmp(d->type, "PFT", 3) ||
+		    ((s->present & PFT_SNAPSHOT_REG_ETMIDR) && ((s->cfg.etmidr >> 8) & 0xF) == 3);
+}
+
+static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size_t cap)
+{
+	char *path = snap_join(sn->dir, file);
+	const struct ini_section *tb, *sb, *cs;
+	const char *list;
+	unsigned line = 0;
+	char *copy, *tok, *save = NULL;
+	size_t i, j;
+	int r;
+
+	if (!path)
+		return -PFT_E_NOMEM;
+	r = ini_load(&sn->trace, path, msg, cap);
+	free(path);
+	if (r)
+		return r;
+	tb = ini_find(&sn->trace, "trace_buffers", 0, NULL);
+	if (!tb)
+		return fail(msg, cap, -PFT_E_FORMAT, "no [trace_buffers] section%s", sn->trace.path, 0, "");
+	list = ini_get(tb, "buffers", &line);
+	if (!list)
+		return fail(msg, cap, -PFT_E_FORMAT, "[trace_buffers] has no buffers=%s",
+			    sn->trace.path, tb->line, "");
+	copy = strdup(list);
+	if (!copy)
+		return -PFT_E_NOMEM;
+	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		const struct ini_section *bs = ini_find(&sn->trace, tok, 0, NULL);
+		struct buffer *nb, *b;
+		const char *f;
+
+		if (!bs) {
+			r = fail(msg, cap, -PFT_E_FORMAT, "buffer section [%s] is missing",
+				 sn->trace.path, line, tok);
+			break;
+		}
+		f = ini_get(bs, "file", NULL);
+		if (!f || !*f) {
+			r = fail(msg, cap, -PFT_E_FORMAT, "[%s] has no file=", sn->trace.path,
+				 bs->line, tok);
+			break;
+		}
+		nb = realloc(sn->buf, (sn->nbuf + 1) * sizeof(*nb));
+		if (!nb) {
+			r = -PFT_E_NOMEM;
+			break;
+		}
+		sn->buf = nb;
+		b = &sn->buf[sn->nbuf];
+		b->path = snap_join(sn->dir, f);
+		if (!b->path) {
+			r = -PFT_E_NOMEM;
+			break;
+		}
+		sn->nbuf++;
+		b->name = ini_get(bs, "name", NULL);
+		if (!b->name)
+			b->name = bs->name;
+		b->format = ini_get(bs, "format", NULL);
+	}
+	free(copy);
+	if (r)
+		return r;
+	sb = ini_find(&sn->trace, "source_buffers", 0, NULL);
+	cs = ini_find(&sn->trace, "core_trace_sources", 0, NULL);
+	for (i = 0; i < sn->nsrc; i++) {
+		struct source *s = &sn->src[i];
+		const char *name = sn->dev[s->dev].name;
+		const char *bn = ini_get(sb, name, NULL);
+
+		if (bn) {
+			for (j = 0; j < sn->nbuf; j++)
+				if (!strcmp(sn->buf[j].name, bn))
+					s->buf = (long)j;
+		} else if (sn->nbuf == 1) {
+			s->buf = 0;
+		}
+		if (cs)
+			for (j = 0; j < cs->n; j++)
+				if (!strcmp(cs->e[j].value, name))
+					s->core = cs->e[j].key;
+	}
+	return 0;
+}
+
+void pft_snapshot_close(struct pft_snapshot *sn)
+{
+	size_t i, j;
+
+	if (!sn)
+		return;
+	for (i = 0; i < sn->ndev; i++) {
+		for (j = 0; j < sn->dev[i].ndumps; j++)
+			free((char *)sn->dev[i].dumps[j].path);
+		free(sn->dev[i].dumps);
+		free(sn->dev[i].regs);
+		ini_free(&sn->dev[i].ini);
+	}
+	free(sn->dev);
+	for (i = 0; i < sn->nbuf; i++)
+		free(sn->buf[i].path);
+	free(sn->buf);
+	free(sn->src);
+	ini_free(&sn->snap);
+	ini_free(&sn->trace);
+	free(sn->dir);
+	free(sn);
+}
+
+int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, size_t cap)
+{
+	struct pft_snapshot *sn;
+	const struct ini_section *dl, *tr;
+	char *path;
+	size_t i;
+	int r;
+
+	if (msg && cap)
+		msg[0] = '\0';
+	if (!dir || !out)
+		return -PFT_E_INVAL;
+	*out = NULL;
+	sn = calloc(1, sizeof(*sn));
+	if (!sn)
+		return -PFT_E_NOMEM;
+	sn->dir = strdup(dir);
+	path = snap_join(dir, "snapshot.ini");
+	if (!sn->dir || !path) {
+		free(path);
+		pft_snapshot_close(sn);
+		return -PFT_E_NOMEM;
+	}
+	r = ini_load(&sn->snap, path, msg, cap);
+	free(path);
+	if (r)
+		goto out;
+	dl = ini_find(&sn->snap, "device_list", 0, NULL);
+	if (!dl) {
+		r = fail(msg, cap, -PFT_E_FORMAT, "no [device_list] section%s", sn->snap.path, 0, "");
+		goto out;
+	}
+	sn->dev = calloc(dl->n ? dl->n : 1, sizeof(*sn->dev));
+	sn->src = calloc(dl->n ? dl->n : 1, sizeof(*sn->src));
+	if (!sn->dev || !sn->src) {
+		r = -PFT_E_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < dl->n; i++) {
+		size_t k;
+
+		r = load_device(&sn->dev[i], dir, dl->e[i].value, dl->e[i].line, sn->snap.path,
+				msg, cap);
+		sn->ndev = i + 1;
+		if (r)
+			goto out;
+		for (k = 0; k < i; k++)
+			if (!strcmp(sn->dev[k].name, sn->dev[i].name)) {
+				r = fail(msg, cap, -PFT_E_FORMAT, "device name '%s' is used twice",
+					 sn->dev[i].ini.path, 0, sn->dev[i].name);
+				goto out;
+			}
+		if (!strcasecmp(sn->dev[i].dclass, "trace_source"))
+			make_source(sn, i, &sn->src[sn->nsrc++]);
+	}
+	tr = ini_find(&sn->snap, "trace", 0, NULL);
+	if (tr && ini_get(tr, "metadata", NULL)) {
+		r = load_trace(sn, ini_get(tr, "metadata", NULL), msg, cap);
+		if (r)
+			goto out;
+	}
+	*out = sn;
+	return 0;
+out:
+	pft_snapshot_close(sn);
+	return r;
+}
+
+const char *pft_snapshot_dir(const struct pft_snapshot *sn)
+{
+	return sn ? sn->dir : NULL;
+}
+
+size_t pft_snapshot_device_count(const struct pft_snapshot *sn)
+{
+	return sn ? sn->ndev : 0;
+}
+
+int pft_snapshot_device(const struct pft_snapshot *sn, size_t i, struct pft_snapshot_device *out)
+{
+	if (!sn || !out || i >= sn->ndev)
+		return -PFT_E_INVAL;
+	out->name = sn->dev[i].name;
+	out->dclass = sn->dev[i].dclass;
+	out->type = sn->dev[i].type;
+	out->ini = sn->dev[i].ini.path;
+	return 0;
+}
+
+int pft_snapshot_find_device(const struct pft_snapshot *sn, const char *name)
+{
+	size_t i;
+
+	if (!sn || !name)
+		return -PFT_E_INVAL;
+	for (i = 0; i < sn->ndev; i++)
+		if (!strcmp(sn->dev[i].name, name))
+			return (int)i;
+	return -PFT_E_NOTFOUND;
+}
+
+size_t pft_snapshot_source_count(const struct pft_snapshot *sn)
+{
+	return sn ? sn->nsrc : 0;
+}
+
+int pft_snapshot_source(const struct pft_snapshot *sn, size_t i, struct pft_snapshot_source *out)
+{
+	const struct source *s;
+
+	if (!sn || !out || i >= sn->nsrc)
+		return -PFT_E_INVAL;
+	s = &sn->src[i];
+	memset(out, 0, sizeof(*out));
+	out->name = sn->dev[s->dev].name;
+	out->type = sn->dev[s->dev].type;
+	out->core = s->core;
+	if (s->buf >= 0) {
+		out->buffer_name = sn->buf[s->buf].name;
+		out->buffer_file = sn->buf[s->buf].path;
+		out->buffer_format = sn->buf[s->buf].format;
+	}
+	out->regs_present = s->present;
+	out->is_ptm = s->is_ptm;
+	out->trace_id = s->trace_id;
+	out->config = s->cfg;
+	return 0;
+}
+
+int pft_snapshot_find_source(const struct pft_snapshot *sn, const char *name)
+{
+	size_t i;
+
+	if (!sn || !name)
+		return -PFT_E_INVAL;
+	for (i = 0; i < sn->nsrc; i++)
+		if (!strcmp(sn->dev[sn->src[i].dev].name, name))
+			return (int)i;
+	return -PFT_E_NOTFOUND;
+}
+
+int pft_snapshot_find_trace_id(const struct pft_snapshot *sn, uint8_t id)
+{
+	size_t i;
+
+	if (!sn)
+		return -PFT_E_INVAL;
+	for (i = 0; i < sn->nsrc; i++)
+		if ((sn->src[i].present & PFT_SNAPSHOT_REG_ETMTRACEIDR) && sn->src[i].trace_id == id)
+			return (int)i;
+	return -PFT_E_NOTFOUND;
+}
+
+int pft_snapshot_buffer_format(const char *format)
+{
+	if (!format)
+		return -PFT_E_INVAL;
+	if (!strcasecmp(format, "coresight"))
+		return PFT_FRAME_CORESIGHT;
+	if (!strcasecmp(format, "source_data"))
+		return PFT_FRAME_RAW;
+	return -PFT_E_UNSUPPORTED;
+}
+
+int pft_snapshot_reg(const struct pft_snapshot *sn, const char *device, const char *reg,
+		     uint64_t *val)
+{
+	unsigned long long num;
+	int by_number, di;
+	size_t i;
+
+	if (!sn || !device || !reg || !val)
+		return -PFT_E_INVAL;
+	di = pft_snapshot_find_device(sn, device);
+	if (di < 0)
+		return di;
+	by_number = !ini_number(reg, &num);
+	for (i = sn->dev[di].nregs; i-- > 0;) {
+		const struct reg *r = &sn->dev[di].regs[i];
+		if (by_number ? r->number == (long)num : !strcasecmp(r->name, reg)) {
+			*val = r->value;
+			return 0;
+		}
+	}
+	return -PFT_E_NOTFOUND;
+}
+
+size_t pft_snapshot_dump_count(const struct pft_snapshot *sn, const char *device)
+{
+	int di = sn && device ? pft_snapshot_find_device(sn, device) : -1;
+
+	return di < 0 ? 0 : sn->dev[di].ndumps;
+}
+
+int pft_snapshot_dump(const struct pft_snapshot *sn, const char *device, size_t i,
+		      struct pft_snapshot_dump *out)
+{
+	int di;
+
+	if (!sn || !device || !out)
+		return -PFT_E_INVAL;
+	di = pft_snapshot_find_device(sn, device);
+	if (di < 0)
+		return di;
+	if (i >= sn->dev[di].ndumps)
+		return -PFT_E_INVAL;
+	*out = sn->dev[di].dumps[i];
+	return 0;
+}
