@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Software PTM internals: the state shared by the register file
+ * (ptm_regs.c), the resources (ptm_resources.c), the FIFO (ptm_fifo.c), the
+ * return stack (ptm_rstack.c) and trace generation (ptm_gen.c, ptm_sync.c). */
+#ifndef PFT_PTM_INTERNAL_H
+#define PFT_PTM_INTERNAL_H
+
+#include "pft/ptm.h"
+#include "pft/isa.h"
+#include "pft/packet.h"
+
+#define PTM_RSTACK_MAX 15
+
+/* The block of instructions since the last waypoint (3.4.1). */
+struct ptm_block {
+	uint64_t start;      /* target of the previous waypoint (START) */
+	uint64_t last_addr;  /* last instruction executed in the block */
+	uint32_t cid;        /* state at the start of the block */
+	uint32_t n_insn;     /* instructions executed in the block (waypoint excluded) */
+	uint8_t isa, ns, hyp, user;
+	uint8_t vmid;
+	uint8_t last_isa;
+	uint8_t known;       /* start is known (0 right after a debug/prohibited exit
+	                        until the first instruction arrives) */
+};
+
+struct ptm_rs_entry {
+	uint64_t addr;
+	uint8_t isa, ns;
+};
+
+/* Trace FIFO plus the drained output, one ring: [rd .. drained) is output
+ * waiting for pft_ptm_read, [drained .. wr) is still in the FIFO. */
+struct ptm_fifo {
+	uint8_t *buf;
+	size_t cap;             /* ring size */
+	uint64_t rd, drained, wr; /* running byte counters */
+	uint32_t fifo_bytes;    /* 0 = unbounded */
+	uint32_t drain_bytes, drain_cycles;
+	uint64_t last_cycle;    /* cycle of the last drain */
+	uint64_t credit;        /* drain remainder, in bytes * drain_cycles */
+};
+
+/* What one block evaluation (at a waypoint or exception) decided. */
+struct ptm_eval {
+	uint8_t trace_enable; /* TraceEnable for this block */
+};
+
+struct pft_ptm {
+	struct pft_config cfg;
+	struct pft_features f;
+	struct pft_ptm_params par;
+	uint32_t regs[PFT_PTM_NR_REGS];
+	struct pft_encoder *enc;
+	unsigned isa_opts;
+
+	/* resources (appendix A) */
+	uint16_t cnt[4];
+	uint8_t n_cnt, n_ac, n_cidc, has_seq;
+	uint8_t seq;            /* 0..2 = state 1..3 */
+	uint8_t ss_state;       /* start/stop block on */
+	uint8_t trig_done;      /* ETMSR[3] */
+	uint8_t arc_held;       /* ARC include-mode matches held until next waypoint */
+	uint16_t sac_hit;       /* SAC matches of the last step (one step only) */
+	uint32_t ext_in;
+	uint64_t ext_bus[4];
+	uint32_t ext_out;
+	uint8_t ts_event_prev;  /* timestamp event value at the previous step */
+
+	/* processor state */
+	uint8_t enabled;        /* ProgBit and PowerDown clear */
+	uint8_t debug;          /* in Debug state */
+	uint8_t prohibited;     /* in a prohibited region */
+	uint8_t jazelle;        /* in Jazelle state */
+	uint64_t cycle;         /* latest cycle seen */
+	uint64_t ts_now;        /* latest timestamp value */
+	uint32_t cur_cid;
+	uint8_t cur_vmid;
+
+	/* generation state */
+	uint8_t tracing;        /* trace is on (I-sync sent, blocks being traced) */
+	uint8_t isync_reason;   /* reason for the next non-periodic I-sync */
+	uint8_t overflowed;     /* FIFO overflow: dropping until empty */
+	uint8_t ovf_unreported; /* ETMSR[0] */
+	uint8_t need_async;     /* A-sync before the next packet */
+	uint8_t sync_pending;   /* periodic sync requested */
+	uint8_t ext_sync_pending;
+	struct ptm_block blk;
+	uint64_t prev_wp_cycle; /* cycle of the waypoint that started blk */
+	uint64_t last_cc_cycle; /* cycle of the last cycle count output */
+	uint64_t sync_bytes;    /* bytes since the last periodic sync */
+	uint32_t atom_bits;     /* held atoms, bit i = atom i is E (i = 0 oldest) */
+	uint8_t atom_n;
+	uint8_t out_ns, out_hyp;/* last NS/Hyp given in an I-sync or branch packet */
+	uint32_t out_cid;       /* last traced context ID */
+	uint8_t out_vmid;
+	uint8_t vmid_due;       /* VMID packet due (after an I-sync) */
+
+	/* timestamps (4.14, ETM 7.7.1) */
+	uint8_t ts_req;         /* a timestamp is requested */
+	uint8_t ts_full;        /* the next timestamp must be full */
+	uint8_t ts_r;           /* clock changed since the last timestamp */
+	uint8_t ts_forced;      /* request that must not be coalesced */
+	uint8_t traced_since_ts;/* an instruction was traced since the last timestamp */
+	uint8_t ts_off_req;     /* one request taken while trace was off */
+	uint64_t ts_last_wp;    /* timestamp of the last traced waypoint */
+
+	/* return stack (4.13) */
+	struct ptm_rs_entry rs[PTM_RSTACK_MAX];
+	uint8_t rs_n, rs_top;
+
+	struct ptm_fifo fifo;
+	pft_ptm_packet_cb cb;
+	void *cb_arg;
+	struct pft_ptm_stats st;
+};
+
+/* ptm_regs.c */
+void ptm_regs_reset(struct pft_ptm *p);
+int ptm_apply_config(struct pft_ptm *p);
+
+/* ptm_resources.c: one resource step at a block end (waypoint or exception).
+ * has_block = instructions were executed in [start, end]; returns TraceEnable
+ * for the block and updates counters, sequencer, start/stop, outputs and the
+ * trigger (sets *trigger when a trigger packet is due). */
+int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
+                 int *trigger, int *ts_event);
+/* Evaluate a 17-bit event register value against the current resources. */
+int ptm_res_event(const struct pft_ptm *p, uint32_t ev);
+
+/* ptm_fifo.c */
+int ptm_fifo_init(struct ptm_fifo *q, const struct pft_ptm_params *par);
+void ptm_fifo_free(struct ptm_fifo *q);
+void ptm_fifo_drain(struct ptm_fifo *q, uint64_t cycle);
+void ptm_fifo_drain_all(struct ptm_fifo *q);
+int ptm_fifo_put(struct ptm_fifo *q, const uint8_t *b, size_t n); /* 0 or -NOSPC */
+size_t ptm_fifo_level(const struct ptm_fifo *q);
+size_t ptm_fifo_read(struct ptm_fifo *q, uint8_t *buf, size_t cap);
+size_t ptm_fifo_pending(const struct ptm_fifo *q);
+
+/* ptm_rstack.c */
+void ptm_rs_clear(struct pft_ptm *p);
+int ptm_rs_match_pop(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns);
+void ptm_rs_push(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns);
+
+/* ptm_gen.c */
+void ptm_enable(struct pft_ptm *p);
+void ptm_disable(struct pft_ptm *p);
+int ptm_emit(struct pft_ptm *p, struct pft_packet *pkt);
+void ptm_flush_atoms(struct pft_ptm *p);
+
+/* ptm_sync.c: synchronisation and timestamps */
+void ptm_emit_isync(struct pft_ptm *p, unsigned reason, uint64_t addr, uint8_t isa,
+                    uint8_t ns, uint8_t hyp, uint32_t cid, uint64_t cc_cycle);
+void ptm_ts_request(struct pft_ptm *p, int forced);
+void ptm_ts_service(struct pft_ptm *p);
+void ptm_sync_service(struct pft_ptm *p);
+uint32_t ptm_cc(struct pft_ptm *p, uint64_t cycle);
+
+#endif

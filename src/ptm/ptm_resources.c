@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Software PTM resources and events (spec 3.3-3.13, appendix A): address
+ * comparators (single and range, with context ID, VMID, security and mode
+ * filters), context ID and VMID comparators, the TraceEnable start/stop
+ * block and include/exclude control, event functions, counters, the
+ * three-state sequencer, external inputs and outputs, trigger and
+ * timestamp events.  Clocked once per step (waypoint, exception, input
+ * change); see ptm.h. */
+#include "ptm/ptm_internal.h"
+
+static int cidc_match(const struct pft_ptm *p, unsigned n)
+{
+	uint32_t mask = p->regs[PFT_PTM_ETMCIDCMR];
+	if (n >= p->n_cidc || p->prohibited)
+		return 0;
+	return ((p->cur_cid ^ p->regs[PFT_PTM_ETMCIDCVR(n + 1)]) & ~mask) == 0;
+}
+
+static int vmidc_match(const struct pft_ptm *p)
+{
+	return p->f.minor >= 1 && ((p->cfg.etmccer >> 26) & 1) &&
+	       p->cur_vmid == (uint8_t)p->regs[PFT_PTM_ETMVMIDCVR];
+}
+
+/* Access-type filters of comparator i (0-based) for the current block
+ * (Table 3-27, 3-28). */
+static int ac_filter(const struct pft_ptm *p, unsigned i)
+{
+	uint32_t t = p->regs[PFT_PTM_ETMACTR(i + 1)];
+	unsigned cs = (t >> 8) & 3;
+	const struct ptm_block *b = &p->blk;
+
+	if (cs && !cidc_match(p, cs - 1))
+		return 0;
+	if (p->f.minor >= 1) {
+		if ((t >> 15) & 1) {
+			if (!vmidc_match(p))
+				return 0;
+		}
+		if (((t >> 14) & 1) && b->hyp)
+			return 1;
+		/* bits [12,10] filter Secure, [13,11] Non-secure:
+		 * 00 all modes, 01 none, 10 privileged only, 11 User only */
+		unsigned sel = b->ns ? (((t >> 13) & 1) << 1 | ((t >> 11) & 1))
+				     : (((t >> 12) & 1) << 1 | ((t >> 10) & 1));
+		switch (sel) {
+		case 1: return 0;
+		case 2: return !b->user;
+		case 3: return b->user;
+		default: return 1;
+		}
+	}
+	switch ((t >> 10) & 3) {
+	case 1: return b->ns;
+	case 2: return !b->ns;
+	default: return 1;
+	}
+}
+
+static uint64_t acv(const struct pft_ptm *p, unsigned i)
+{
+	return p->regs[PFT_PTM_ETMACVR(i + 1)] & ~1ull;
+}
+
+static int res(const struct pft_ptm *p, unsigned r)
+{
+	unsigned type = r >> 4, idx = r & 15;
+	switch (type) {
+	case 0: /* SAC */
+		return idx < p->n_ac && ((p->sac_hit >> idx) & 1);
+	case 1: /* ARC; 8-11 instrumentation (not modelled: inactive) */
+		return idx < 8 && idx < p->n_ac / 2u && ((p->arc_held >> idx) & 1);
+	case 4:
+		return idx < p->n_cnt && p->cnt[idx] == 0;
+	case 5:
+		if (idx <= 2)
+			return p->has_seq && p->seq == idx;
+		if (idx >= 8 && idx <= 10)
+			return cidc_match(p, idx - 8);
+		if (idx == 11)
+			return vmidc_match(p);
+		if (idx == 15)
+			return p->ss_state;
+		return 0;
+	case 6:
+		if (idx <= 3)
+			return (p->ext_in >> idx) & 1;
+		if (idx >= 8 && idx <= 11) {
+			unsigned sel = (p->regs[PFT_PTM_ETMEXTINSEL] >> (8 * (idx - 8))) & 0xFF;
+			return (p->ext_bus[sel >> 6] >> (sel & 63)) & 1;
+		}
+		if (idx == 13)
+			return p->f.security_ext && p->blk.ns && !p->prohibited;
+		if (idx == 14)
+			return p->prohibited;
+		if (idx == 15)
+			return 1;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int ptm_res_event(const struct pft_ptm *p, uint32_t ev)
+{
+	int a = res(p, ev & 0x7F), b = res(p, (ev >> 7) & 0x7F);
+	switch ((ev >> 14) & 7) {
+	case 0: return a;
+	case 1: return !a;
+	case 2: return a && b;
+	case 3: return !a && b;
+	case 4: return !a && !b;
+	case 5: return a || b;
+	case 6: return !a || b;
+	default: return !a || !b;
+	}
+}
+
+int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
+		 int *trigger, int *ts_event)
+{
+	uint16_t sac = 0;
+	uint8_t arc_in = 0, arc_ex = 0;
+	int matchable = has_block && !p->prohibited && !p->jazelle;
+
+	start &= ~1ull;
+	end &= ~1ull;
+	if (matchable) {
+		for (unsigned i = 0; i < p->n_ac; i++) {
+			uint64_t a = acv(p, i);
+			if (a >= start && a <= end && ac_filter(p, i))
+				sac |= (uint16_t)(1u << i);
+		}
+		for (unsigned k = 0; k < p->n_ac / 2u; k++) {
+			uint64_t lo = acv(p, 2 * k), hi = acv(p, 2 * k + 1);
+			if (!ac_filter(p, 2 * k))
+				continue;
+			if (lo <= end && hi > start)
+				arc_in |= (uint8_t)(1u << k);
+			if (lo <= start && hi > end)
+				arc_ex |= (uint8_t)(1u << k);
+		}
+		p->arc_held = arc_in;
+	} else if (has_block) {
+		p->arc_held = 0;
+	}
+	/* Back-to-back exceptions: no SAC matches, ARCs keep their value. */
+	p->sac_hit = sac;
+
+	uint32_t tssc = p->regs[PFT_PTM_ETMTSSCR];
+	int start_hit = (sac & tssc & 0xFFFF) != 0;
+	int stop_hit = (sac & (tssc >> 16)) != 0;
+	int ss_block = p->ss_state || start_hit;
+
+	uint32_t tecr = p->regs[PFT_PTM_ETMTECR1];
+	unsigned sel = tecr & 0xFF;
+	int te_ev = ptm_res_event(p, p->regs[PFT_PTM_ETMTEEVR]);
+	int region;
+	if ((tecr >> 24) & 1)
+		region = !(arc_ex & sel) || !matchable;
+	else
+		region = (p->arc_held & sel) != 0;
+	int te = te_ev && (!((tecr >> 25) & 1) || ss_block) && region;
+
+	/* Everything below sees the resources before this step's updates. */
+	int trig = ptm_res_event(p, p->regs[PFT_PTM_ETMTRIGGER]);
+	*ts_event = (p->cfg.etmccer >> 22 & 1) && ptm_res_event(p, p->regs[PFT_PTM_ETMTSEVR]);
+	int reload[4] = { 0 }, en[4] = { 0 };
+	for (unsigned n = 0; n < p->n_cnt; n++) {
+		reload[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTRLDEVR(n + 1)]);
+		en[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTENR(n + 1)]);
+	}
+	uint8_t seq = p->seq;
+	if (p->has_seq) {
+		/* from state s: the two transition events (Table 3-9) */
+		static const uint8_t tr[3][2][2] = {
+			{ { 0x60, 1 }, { 0x65, 2 } }, /* 1->2, 1->3 */
+			{ { 0x61, 0 }, { 0x62, 2 } }, /* 2->1, 2->3 */
+			{ { 0x63, 0 }, { 0x64, 1 } }, /* 3->1, 3->2 */
+		};
+		if (seq <= 2) {
+			int e0 = ptm_res_event(p, p->regs[tr[seq][0][0]]);
+			int e1 = ptm_res_event(p, p->regs[tr[seq][1][0]]);
+			if (e0 && !e1)
+				seq = tr[seq][0][1];
+			else if (e1 && !e0)
+				seq = tr[seq][1][1];
+		}
+	}
+	uint32_t outs = 0;
+	unsigned n_out = (p->cfg.etmccr >> 20) & 7;
+	for (unsigned n = 0; n < n_out && n < 4; n++)
+		if (ptm_res_event(p, p->regs[PFT_PTM_ETMEXTOUTEVR(n + 1)]))
+			outs |= 1u << n;
+
+	/* apply */
+	for (unsigned n = 0; n < p->n_cnt; n++) {
+		if (reload[n])
+			p->cnt[n] = (uint16_t)p->regs[PFT_PTM_ETMCNTRLDVR(n + 1)];
+		else if (en[n] && p->cnt[n])
+			p->cnt[n]--;
+	}
+	p->seq = seq;
+	p->ext_out = outs;
+	p->ss_state = stop_hit ? 0 : (uint8_t)ss_block;
+	*trigger = 0;
+	if (trig && !p->trig_done) {
+		p->trig_done = 1;
+		*trigger = 1;
+	}
+	return te;
+}
