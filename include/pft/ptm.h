@@ -250,6 +250,13 @@ PFT_API int pft_ptm_flush(struct pft_ptm *ptm);
  * Returns the number of bytes copied (0 when nothing is waiting). */
 PFT_API size_t pft_ptm_read(struct pft_ptm *ptm, uint8_t *buf, size_t cap);
 
+/* Like pft_ptm_read, but in 16-byte CoreSight frames carrying the trace ID
+ * of ETMTRACEIDR (pft_frame_encode).  Only whole frames are written; with
+ * flush != 0, once everything drained is framed, the last partial frame is
+ * padded and written too.  cap must be at least 40.  Returns the number of
+ * bytes written, -PFT_E_NOSPC (cap too small), -PFT_E_NOMEM. */
+PFT_API int64_t pft_ptm_read_frames(struct pft_ptm *ptm, uint8_t *buf, size_t cap, int flush);
+
 /* Bytes waiting in the output buffer / in the FIFO. */
 PFT_API size_t pft_ptm_pending(const struct pft_ptm *ptm);
 PFT_API size_t pft_ptm_fifo_level(const struct pft_ptm *ptm);

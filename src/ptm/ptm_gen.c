@@ -305,7 +305,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 			emit_atom(p, 0, in->cycle);
 		} else if (cls == PFT_WP_INDIRECT || cls == PFT_WP_ISA_CHANGE || state_change ||
 			   in->next_isa == PFT_ISA_JAZELLE ||
-			   (bb && (cls == PFT_WP_DIRECT || cls == PFT_WP_ISB))) {
+			   (bb && cls != PFT_WP_NONE)) {
 			int hit = 0;
 			if (rs && cls == PFT_WP_INDIRECT && !state_change &&
 			    !(exc_ret && p->f.minor >= 1))
@@ -744,6 +744,7 @@ void pft_ptm_free(struct pft_ptm *p)
 	if (!p)
 		return;
 	pft_enc_free(p->enc);
+	pft_frame_encoder_free(p->fenc);
 	ptm_fifo_free(&p->fifo);
 	free(p);
 }

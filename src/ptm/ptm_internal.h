@@ -8,6 +8,7 @@
 #include "pft/ptm.h"
 #include "pft/isa.h"
 #include "pft/packet.h"
+#include "pft/frame.h"
 
 #define PTM_RSTACK_MAX 15
 
@@ -110,6 +111,7 @@ struct pft_ptm {
 	uint8_t rs_n, rs_top;
 
 	struct ptm_fifo fifo;
+	struct pft_frame_encoder *fenc; /* pft_ptm_read_frames, on first use */
 	pft_ptm_packet_cb cb;
 	void *cb_arg;
 	struct pft_ptm_stats st;

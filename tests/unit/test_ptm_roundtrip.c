@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Software PTM round trip: random programs (every waypoint class in ARM and
+ * Thumb, exceptions back to back, resets, debug entry/exit, context ID,
+ * VMID, security and Hyp changes) under random configurations (PFTv1.0 and
+ * v1.1, cycle-accurate, branch broadcast, return stack, timestamps, context
+ * ID sizes, VMID, DMB waypoints, periodic sync, TraceEnable include/exclude
+ * ranges and start/stop) go through the PTM, the packet decoder and a
+ * reference decompressor (ptm_check.h), which must give back exactly the
+ * executed instructions and exceptions of the blocks TraceEnable selects,
+ * with the same state, cycle counts and timestamps.  Seeded: PFT_SEED. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ptm_check.h"
+#include "ptm_prog.h"
+
+enum te_mode { TE_ALL, TE_INCLUDE, TE_EXCLUDE, TE_STARTSTOP, TE_NR };
+
+struct te_cfg {
+	enum te_mode mode;
+	uint64_t lo, hi;      /* ARC 1 */
+	uint64_t start, stop; /* SAC 1, SAC 2 */
+};
+
+/* The blocks TraceEnable selects (3.3.3, 3.3.4, 3.4), modelled from the
+ * spec's formulas on the program's own block list. */
+static uint32_t expected(const struct prog *g, const struct te_cfg *t, const struct prog_ev **out)
+{
+	uint32_t n = 0;
+	int held = 0, ss = 0;
+	for (uint32_t b = 0; b < g->nblk; b++) {
+		const struct prog_blk *k = &g->blk[b];
+		uint64_t s = k->start & ~1ull, e = k->end & ~1ull;
+		int te = 1;
+		switch (t->mode) {
+		case TE_ALL:
+			te = 1;
+			break;
+		case TE_INCLUDE:
+			if (k->n_insn)
+				held = t->lo <= e && t->hi > s;
+			te = held;
+			break;
+		case TE_EXCLUDE:
+			te = !k->n_insn || !(t->lo <= s && t->hi > e);
+			break;
+		default: {
+			int st = k->n_insn && t->start >= s && t->start <= e;
+			int sp = k->n_insn && t->stop >= s && t->stop <= e;
+			te = ss || st;
+			ss = sp ? 0 : te;
+			break;
+		}
+		}
+		if (!te)
+			continue;
+		for (uint32_t i = k->first; i < k->first + k->n; i++)
+			if (!g->ev[i].dropped)
+				out[n++] = &g->ev[i];
+	}
+	return n;
+}
+
+static int run_case(uint64_t seed, unsigned ninsn, int verbose)
+{
+	uint64_t r = seed * 0xD1B54A32D192ED03ull + 7;
+	struct pft_config cfg;
+	struct pft_features f;
+	struct prog_opts o;
+	struct te_cfg t;
+	struct prog *g = calloc(1, sizeof(*g));
+	int fails = 0;
+
+	pft_config_init(&cfg);
+	int v11 = check_rand(&r) % 3 != 0;
+	uint32_t cr = 0;
+	if (check_rand(&r) & 1)
+		cr |= 1u << 12; /* CA */
+	if (check_rand(&r) % 4 == 0)
+		cr |= 1u << 8; /* branch broadcast */
+	else if (check_rand(&r) & 1)
+		cr |= 1u << 29; /* return stack */
+	if (check_rand(&r) & 1)
+		cr |= 1u << 28; /* timestamps */
+	cr |= (uint32_t)(check_rand(&r) % 4) << 14;
+	if (v11 && (check_rand(&r) & 1))
+		cr |= 1u << 30;
+	cfg.etmcr = cr;
+	if (v11) {
+		cfg.etmidr = 0x411CF312u;
+		cfg.etmccer = 0x34C01AC2u & ~((1u << 28) | (1u << 29));
+		cfg.etmccer |= (uint32_t)(check_rand(&r) & 3) << 28;
+	} else {
+		cfg.etmidr = 0x411CF301u;
+		cfg.etmccer = 0x000008EAu | (1u << 22);
+	}
+	if (check_rand(&r) % 3 == 0)
+		cfg.etmccer |= 1u << 24; /* DMB/DSB are waypoints */
+	if (check_rand(&r) % 3 == 0)
+		cfg.etmccer |= 1u << 25; /* timestamp on DMB/DSB */
+	cfg.etmsyncfr = check_rand(&r) % 3 == 0 ? 0 : 0x40 + (uint32_t)(check_rand(&r) % 0x400);
+	CHECK_EQ(pft_config_features(&cfg, &f), 0);
+
+	memset(&o, 0, sizeof(o));
+	o.thumb_vectors = check_rand(&r) & 1;
+	o.security = check_rand(&r) & 1;
+	o.hyp = v11 && (check_rand(&r) & 1);
+	o.cid_changes = 1;
+	o.vmid_changes = 1;
+	o.exceptions = (uint8_t)(check_rand(&r) % 40);
+	o.debug = (uint8_t)(check_rand(&r) % 4);
+	o.resets = check_rand(&r) % 4 == 0;
+	prog_init(g, seed, &o);
+	g->dmb_wp = f.dmb_waypoint;
+
+	struct pft_ptm *ptm = pft_ptm_alloc(&cfg, NULL);
+	CHECK(ptm != NULL);
+	if (!ptm) {
+		prog_fini(g);
+		free(g);
+		return 1;
+	}
+	memset(&t, 0, sizeof(t));
+	t.mode = (enum te_mode)(check_rand(&r) % TE_NR);
+	{
+		const struct prog_region *rg = &g->r[check_rand(&r) & 1];
+		t.lo = (rg->base + check_rand(&r) % PROG_REGION) & ~3ull;
+		t.hi = t.lo + 4 + (check_rand(&r) % (PROG_REGION / 2) & ~3ull);
+		const struct prog_region *r2 = &g->r[check_rand(&r) & 1];
+		t.start = (r2->base + 0x400 + check_rand(&r) % 0x800) & ~1ull;
+		t.stop = (g->r[check_rand(&r) & 1].base + check_rand(&r) % PROG_REGION) & ~1ull;
+	}
+	switch (t.mode) {
+	case TE_ALL:
+		break;
+	case TE_INCLUDE:
+		CHECK_EQ(pft_ptm_set_reg_by_name(ptm, "ETMACVR1", (uint32_t)t.lo), 0);
+		CHECK_EQ(pft_ptm_set_reg_by_name(ptm, "ETMACVR2", (uint32_t)t.hi), 0);
+		CHECK_EQ(pft_ptm_set_reg_by_name(ptm, "ETMTECR1", 0x00000001u), 0);
+		break;
+	case TE_EXCLUDE:
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMACVR(1), (uint32_t)t.lo), 0);
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMACVR(2), (uint32_t)t.hi), 0);
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMTECR1, 0x01000001u), 0);
+		break;
+	default:
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMACVR(1), (uint32_t)t.start), 0);
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMACVR(2), (uint32_t)t.stop), 0);
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMTSSCR, 0x00020001u), 0);
+		CHECK_EQ(pft_ptm_set_reg(ptm, PFT_PTM_ETMTECR1, 0x03000000u), 0);
+		break;
+	}
+
+	if (prog_run(g, ptm, ninsn, v11, 0) < 0) {
+		fprintf(stderr, "seed %llu: program generator went astray\n", (unsigned long long)seed);
+		fails++;
+	}
+	CHECK_EQ(g->fed_errors, 0);
+	CHECK_EQ(pft_ptm_flush(ptm), 0);
+	size_t cap = pft_ptm_pending(ptm) + 16, len;
+	uint8_t *buf = malloc(cap);
+	len = pft_ptm_read(ptm, buf, cap);
+
+	const struct prog_ev **exp = malloc((g->nev + 1) * sizeof(*exp));
+	uint32_t nexp = expected(g, &t, exp);
+
+	struct chk c;
+	memset(&c, 0, sizeof(c));
+	c.g = g;
+	c.f = f;
+	c.exp = exp;
+	c.nexp = nexp;
+	c.check_cc = f.cycle_accurate;
+	pft_pkt_decode_buffer(&cfg, buf, len, chk_packet, &c);
+	if (!c.errors) {
+		uint32_t n = c.nout < nexp ? c.nout : nexp;
+		static const uint32_t cm[5] = { 0, 0xFF, 0xFFFF, 0, 0xFFFFFFFFu };
+		for (uint32_t i = 0; i < n && !c.errors; i++) {
+			const struct chk_out *d = &c.out[i];
+			const struct prog_ev *e = exp[i];
+			char m[200];
+			const char *what = NULL;
+			if (d->exc != e->exc || d->addr != e->addr)
+				what = "item";
+			else if (!e->exc && d->isa != e->isa)
+				what = "ISA";
+			else if (!e->exc && d->ns != e->ns)
+				what = "NS";
+			else if (!e->exc && v11 && d->hyp != e->hyp)
+				what = "Hyp";
+			else if (!e->exc && ((d->cid ^ e->cid) & cm[f.contextid_bytes]))
+				what = "context ID";
+			else if (!e->exc && f.vmid && d->vmid != e->vmid)
+				what = "VMID";
+			if (what) {
+				snprintf(m, sizeof(m), "%s %u: decoded %s 0x%llx, executed %s 0x%llx",
+					 what, i, d->exc ? "exception" : "insn",
+					 (unsigned long long)d->addr, e->exc ? "exception" : "insn",
+					 (unsigned long long)e->addr);
+				chk_fail(&c, NULL, m);
+			}
+		}
+		if (!c.errors && c.nout != nexp) {
+			char m[100];
+			snprintf(m, sizeof(m), "decoded %u items, executed and enabled %u", c.nout, nexp);
+			chk_fail(&c, NULL, m);
+		}
+	}
+	if (c.errors) {
+		fprintf(stderr,
+			"seed %llu: ETMCR 0x%08X ETMIDR 0x%08X ETMCCER 0x%08X SYNCFR 0x%X te %d: %s\n",
+			(unsigned long long)seed, cfg.etmcr, cfg.etmidr, cfg.etmccer, cfg.etmsyncfr,
+			(int)t.mode, c.msg);
+		fails++;
+	} else if (verbose) {
+		printf("seed %llu: %u items, %zu bytes, %u isync (%u periodic) %u atoms %u branches %u exc %u wpu %u ts %u cid %u vmid %u eret\n",
+		       (unsigned long long)seed, nexp, len, c.isyncs, c.periodic, c.atoms, c.branches,
+		       c.excs, c.wpus, c.ts, c.cids, c.vmids, c.erets);
+	}
+	CHECK_EQ(c.errors, 0);
+	free(c.out);
+	free(exp);
+	free(buf);
+	pft_ptm_free(ptm);
+	prog_fini(g);
+	free(g);
+	return fails;
+}
+
+int main(void)
+{
+	uint64_t seed = check_seed(1);
+	const char *one = getenv("PFT_PTM_CASE");
+	if (one) {
+		run_case(strtoull(one, NULL, 0), 3000, 1);
+		return check_report();
+	}
+	unsigned cases = 2000, failed = 0;
+	for (unsigned i = 0; i < cases; i++) {
+		uint64_t s = seed * 100003ull + i;
+		if (run_case(s, 400 + (unsigned)(s % 1600), i < 3))
+			if (++failed > 5)
+				break;
+	}
+	printf("%u cases, %u failed\n", cases, failed);
+	return check_report();
+}
