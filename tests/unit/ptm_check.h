@@ -253,7 +253,11 @@ static inline int chk_packet(const struct pft_packet *k, void *arg)
 		c->ts++;
 		if (k->flags & PFT_PKT_F_CC)
 			c->cum += k->cycles;
-		if (c->nout && c->nout <= c->nexp && c->exp[c->nout - 1]->ts != k->timestamp) {
+		/* v1.1: the time of the last traced waypoint; v1.0: the time the
+		 * packet was generated, so no earlier than that (4.14) */
+		if (c->nout && c->nout <= c->nexp &&
+		    (c->f.minor >= 1 ? c->exp[c->nout - 1]->ts != k->timestamp
+				     : c->exp[c->nout - 1]->ts > k->timestamp)) {
 			char m[128];
 			snprintf(m, sizeof(m), "timestamp 0x%llx, expected 0x%llx (last traced item)",
 				 (unsigned long long)k->timestamp,

@@ -10,6 +10,7 @@
 #define PFT_TEST_PTM_PROG_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,8 @@ struct prog_region {
 	uint64_t base;
 	uint8_t isa;
 	uint8_t mem[PROG_REGION];
-	uint8_t state[PROG_REGION / 2];   /* per halfword: 0 free, 1 start, 2 continuation */
+	uint8_t state[PROG_REGION / 2];   /* per halfword: 0 free, 1 start, 2 continuation,
+	                                     3 free but a branch target */
 	struct prog_insn insn[PROG_REGION / 2];
 };
 
@@ -100,6 +102,7 @@ struct prog {
 	uint64_t cur_blk_start;
 	int fed_errors;
 	uint8_t dmb_wp;         /* ETMCCER[24]: DMB/DSB end blocks */
+	uint64_t gen_pc;        /* instruction being generated */
 };
 
 static inline uint64_t prog_rand(struct prog *g)
@@ -181,10 +184,12 @@ static inline int prog_pick(struct prog *g, struct prog_region *r, uint64_t lo, 
 	for (int tries = 0; tries < 24; tries++) {
 		uint64_t a = lo + prog_rand(g) % (hi - lo + 1);
 		a &= ~(uint64_t)(align - 1);
-		if (a < lo)
+		if (a < lo || (a > g->gen_pc && a < g->gen_pc + 4))
 			continue;
-		uint8_t st = r->state[(a - r->base) / 2];
-		if (st != 2)
+		uint8_t *st = &r->state[(a - r->base) / 2];
+		if (*st == 0)
+			*st = 3; /* reserved: a target, never the middle of an instruction */
+		if (*st != 2)
 			return (*out = a), 1;
 	}
 	return 0;
@@ -203,6 +208,7 @@ static inline void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 	int can32 = arm || prog_free(r, pc + 2);
 	int near_end = pc + 32 >= r->base + PROG_REGION;
 	uint32_t cond = 14;
+	g->gen_pc = pc;
 	memset(&in, 0, sizeof(in));
 	in.isa = r->isa;
 	in.size = arm ? 4 : 2;
@@ -244,8 +250,10 @@ static inline void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 			} else {
 				in.size = 4;
 				t &= ~3ull;
-				if (!prog_free(other, t) && other->state[(t - other->base) / 2] != 1)
+				if (other->state[(t - other->base) / 2] == 2)
 					goto nop16;
+				if (other->state[(t - other->base) / 2] == 0)
+					other->state[(t - other->base) / 2] = 3;
 				in.target = t;
 				in.opcode = enc_t32_branch(pc, t, 1, 1);
 			}
@@ -373,7 +381,7 @@ static inline const struct prog_insn *prog_fetch(struct prog *g, uint64_t pc)
 	if (!r)
 		return NULL;
 	uint32_t o = (uint32_t)(pc - r->base) / 2;
-	if (r->state[o] == 0)
+	if (r->state[o] == 0 || r->state[o] == 3)
 		prog_gen(g, r, pc);
 	if (r->state[o] != 1)
 		return NULL;
@@ -507,9 +515,31 @@ static inline void prog_random_target(struct prog *g, uint64_t *t, uint8_t *isa)
  * NULL (dry run).  Returns 0, or -1 if the program went astray. */
 static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
 {
+	(void)v11;
 	const struct prog_insn *in = prog_fetch(g, g->pc);
-	if (!in || in->isa != g->isa)
+	if (!in || in->isa != g->isa) {
+		if (getenv("PFT_PTM_DEBUG"))
+		{
+			struct prog_region *rr = prog_reg(g, g->pc);
+			fprintf(stderr, "astray at 0x%llx isa %u: %s state %d prev %d ev %u\n",
+				(unsigned long long)g->pc, g->isa, in ? "wrong ISA" : "no instruction",
+				rr ? rr->state[(g->pc - rr->base) / 2] : -1,
+				rr ? rr->state[(g->pc - rr->base) / 2 - 1] : -1, g->nev);
+			if (g->nev) {
+				uint64_t la = g->ev[g->nev - 1].addr;
+				struct prog_region *lr = prog_reg(g, la);
+				const struct prog_insn *li = lr ? &lr->insn[(la - lr->base) / 2] : NULL;
+				fprintf(stderr, "last ev addr 0x%llx exc %u", (unsigned long long)la,
+					g->ev[g->nev - 1].exc);
+				if (li)
+					fprintf(stderr, " op 0x%08x size %u kind %u target 0x%llx",
+						li->opcode, li->size, li->kind,
+						(unsigned long long)li->target);
+				fprintf(stderr, "\n");
+			}
+		}
 		return -1;
+	}
 	struct pft_ptm_insn x;
 	int passed = in->cond ? prog_rn(g, 3) != 0 : 1;
 	uint64_t next = g->pc + in->size;
@@ -634,7 +664,7 @@ static inline void prog_init(struct prog *g, uint64_t seed, const struct prog_op
 	for (unsigned ty = 1; ty < 16; ty++) {
 		uint64_t v = prog_vector(g, ty);
 		struct prog_region *r = prog_reg(g, v);
-		if (r->state[(v - r->base) / 2] == 0)
+		if (r->state[(v - r->base) / 2] != 1)
 			prog_gen(g, r, v);
 	}
 	g->isa = prog_rn(g, 2) ? PFT_ISA_THUMB : PFT_ISA_ARM;
@@ -674,8 +704,10 @@ static inline int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int 
 				prog_exception(g, ptm, types[prog_rn(g, sizeof(types))], v11);
 		} else if (g->o.debug && prog_rn(g, 1000) < g->o.debug) {
 			g->cycle += 2;
-			if (ptm)
+			if (ptm) {
+				pft_ptm_timestamp(ptm, prog_ts(g->cycle), 0);
 				pft_ptm_debug_entry(ptm, g->cycle);
+			}
 			struct prog_ev *ev = prog_log(g);
 			ev->exc = PFT_EXC_DEBUG_HALT;
 			ev->addr = 0;

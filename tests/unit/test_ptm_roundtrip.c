@@ -63,6 +63,8 @@ static uint32_t expected(const struct prog *g, const struct te_cfg *t, const str
 	return n;
 }
 
+static unsigned empty_cases;
+
 static int run_case(uint64_t seed, unsigned ninsn, int verbose)
 {
 	uint64_t r = seed * 0xD1B54A32D192ED03ull + 7;
@@ -125,12 +127,27 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose)
 	memset(&t, 0, sizeof(t));
 	t.mode = (enum te_mode)(check_rand(&r) % TE_NR);
 	{
-		const struct prog_region *rg = &g->r[check_rand(&r) & 1];
-		t.lo = (rg->base + check_rand(&r) % PROG_REGION) & ~3ull;
-		t.hi = t.lo + 4 + (check_rand(&r) % (PROG_REGION / 2) & ~3ull);
-		const struct prog_region *r2 = &g->r[check_rand(&r) & 1];
-		t.start = (r2->base + 0x400 + check_rand(&r) % 0x800) & ~1ull;
-		t.stop = (g->r[check_rand(&r) & 1].base + check_rand(&r) % PROG_REGION) & ~1ull;
+		/* a dry run of the same program picks addresses it executes */
+		struct prog *d = calloc(1, sizeof(*d));
+		prog_init(d, seed, &o);
+		d->dmb_wp = f.dmb_waypoint;
+		prog_run(d, NULL, ninsn, v11, 0);
+		uint64_t a[3] = { 0x1000, 0x2000, 0x3000 };
+		for (int i = 0; i < 3 && d->nev; i++) {
+			for (int tries = 0; tries < 16; tries++) {
+				const struct prog_ev *e = &d->ev[check_rand(&r) % d->nev];
+				if (!e->exc) {
+					a[i] = e->addr;
+					break;
+				}
+			}
+		}
+		t.lo = a[0] & ~3ull;
+		t.hi = t.lo + 4 + (check_rand(&r) % 0x2000 & ~3ull);
+		t.start = a[1] & ~1ull;
+		t.stop = a[2] & ~1ull;
+		prog_fini(d);
+		free(d);
 	}
 	switch (t.mode) {
 	case TE_ALL:
@@ -215,11 +232,13 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose)
 			(int)t.mode, c.msg);
 		fails++;
 	} else if (verbose) {
-		printf("seed %llu: %u items, %zu bytes, %u isync (%u periodic) %u atoms %u branches %u exc %u wpu %u ts %u cid %u vmid %u eret\n",
-		       (unsigned long long)seed, nexp, len, c.isyncs, c.periodic, c.atoms, c.branches,
+		printf("seed %llu te %d: %u items, %zu bytes, %u isync (%u periodic) %u atoms %u branches %u exc %u wpu %u ts %u cid %u vmid %u eret\n",
+		       (unsigned long long)seed, (int)t.mode, nexp, len, c.isyncs, c.periodic, c.atoms, c.branches,
 		       c.excs, c.wpus, c.ts, c.cids, c.vmids, c.erets);
 	}
 	CHECK_EQ(c.errors, 0);
+	if (!nexp)
+		empty_cases++;
 	free(c.out);
 	free(exp);
 	free(buf);
@@ -244,6 +263,8 @@ int main(void)
 			if (++failed > 5)
 				break;
 	}
-	printf("%u cases, %u failed\n", cases, failed);
+	printf("%u cases, %u failed, %u traced nothing\n", cases, failed, empty_cases);
+	/* most cases must trace something, or the test proves little */
+	CHECK(empty_cases < cases / 10);
 	return check_report();
 }
