@@ -1,0 +1,443 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The trace decompressor of spec appendix B: input (bytes through an owned
+ * packet decoder, or packets), the output queue, and one handler per packet
+ * type.  Walking the image lives in flow_walk.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow/flow_int.h"
+#include "pft/isa.h"
+
+/* Decoded blocks kept per decoder: 4096 x ~550 bytes. */
+#define FLOW_CACHE_BLOCKS 4096u
+
+struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *img)
+{
+	struct pft_flow_decoder *d;
+
+	if (!cfg)
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	if (pft_config_features(cfg, &d->feat) != 0)
+		goto fail;
+	d->cfg = *cfg;
+	d->img = img;
+	d->bc = pft_blkcache_alloc(img, d->feat.dmb_waypoint ? PFT_ISA_OPT_DMB_WAYPOINT : 0,
+				   FLOW_CACHE_BLOCKS);
+	if (!d->bc)
+		goto fail;
+	d->pkt = pft_pkt_decoder_alloc(cfg);
+	if (!d->pkt)
+		goto fail;
+	return d;
+fail:
+	pft_flow_free(d);
+	return NULL;
+}
+
+void pft_flow_free(struct pft_flow_decoder *d)
+{
+	if (!d)
+		return;
+	pft_blkcache_free(d->bc);
+	pft_pkt_decoder_free(d->pkt);
+	free(d);
+}
+
+static int busy(const struct pft_flow_decoder *d)
+{
+	return d->qn || d->have_pkt || d->slot_full;
+}
+
+int pft_flow_feed(struct pft_flow_decoder *d, const uint8_t *buf, size_t len)
+{
+	int err;
+
+	if (!d || (!buf && len) || d->ended || d->input == INPUT_PACKETS || busy(d) ||
+	    (d->input == INPUT_BYTES && !d->need_input))
+		return -PFT_E_INVAL;
+	err = pft_pkt_feed(d->pkt, buf, len);
+	if (err)
+		return err;
+	d->input = INPUT_BYTES;
+	d->need_input = 0;
+	return 0;
+}
+
+int pft_flow_put_packet(struct pft_flow_decoder *d, const struct pft_packet *pkt)
+{
+	if (!d || !pkt || d->ended || d->input == INPUT_BYTES || busy(d))
+		return -PFT_E_INVAL;
+	d->input = INPUT_PACKETS;
+	d->slot = *pkt;
+	d->slot_full = 1;
+	d->need_input = 0;
+	return 0;
+}
+
+int pft_flow_end(struct pft_flow_decoder *d)
+{
+	if (!d)
+		return -PFT_E_INVAL;
+	if (!d->ended && d->input != INPUT_PACKETS)
+		pft_pkt_end(d->pkt);
+	d->ended = 1;
+	return 0;
+}
+
+void pft_flow_resync(struct pft_flow_decoder *d)
+{
+	if (!d)
+		return;
+	pft_pkt_resync(d->pkt);
+	d->qn = 0;
+	d->have_pkt = 0;
+	d->walk.mode = WALK_NONE;
+	d->synced = 0;
+	d->cs.addr_valid = 0;
+	pft_rstack_clear(&d->rs);
+}
+
+uint64_t pft_flow_get_offset(const struct pft_flow_decoder *d)
+{
+	return d ? pft_pkt_get_offset(d->pkt) : 0;
+}
+
+struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_kind kind,
+				    enum pft_flow_event type)
+{
+	struct pft_flow_item *it;
+
+	/* Never more than a handful per step; the queue holds FLOW_QCAP. */
+	it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
+	if (d->qn < FLOW_QCAP)
+		d->qn++;
+	memset(it, 0, sizeof(*it));
+	it->kind = (uint16_t)kind;
+	it->type = (uint16_t)type;
+	it->offset = d->cur.offset;
+	it->index = d->insn_index;
+	if (d->cs.ns)
+		it->flags |= PFT_FLOW_F_NS;
+	if (d->cs.hyp)
+		it->flags |= PFT_FLOW_F_HYP;
+	if (d->cs.cid_valid) {
+		it->flags |= PFT_FLOW_F_CID;
+		it->context_id = d->cs.cid;
+	}
+	if (d->cs.vmid_valid) {
+		it->flags |= PFT_FLOW_F_VMID;
+		it->vmid = d->cs.vmid;
+	}
+	if (kind == PFT_FLOW_EVENT)
+		d->st.events[type < PFT_EV_NR ? type : 0]++;
+	return it;
+}
+
+static struct pft_flow_item *event(struct pft_flow_decoder *d, enum pft_flow_event type)
+{
+	return pft_flow_emit(d, PFT_FLOW_EVENT, type);
+}
+
+static void lose_sync(struct pft_flow_decoder *d)
+{
+	d->synced = 0;
+	d->cs.addr_valid = 0;
+	pft_rstack_clear(&d->rs);
+}
+
+void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report)
+{
+	const struct pft_packet *p = &d->cur;
+	uint8_t ns = d->cs.ns, hyp = d->cs.hyp;
+
+	d->cs.addr = p->address;
+	d->cs.isa = p->isa;
+	d->cs.addr_valid = 1;
+	if (p->flags & PFT_PKT_F_E0)
+		d->cs.ns = (p->flags & PFT_PKT_F_NS) ? 1 : 0;
+	if (p->flags & PFT_PKT_F_E1)
+		d->cs.hyp = (p->flags & PFT_PKT_F_HYP) ? 1 : 0;
+	d->ls.addr = d->cs.addr;
+	d->ls.isa = d->cs.isa;
+	d->ls.ns = d->cs.ns;
+	d->ls.hyp = d->cs.hyp;
+	if (report && (ns != d->cs.ns || hyp != d->cs.hyp))
+		event(d, PFT_EV_SECURITY);
+	if (report && p->isa == PFT_ISA_JAZELLE) {
+		struct pft_flow_item *it = event(d, PFT_EV_JAZELLE);
+
+		it->flags |= PFT_FLOW_F_ADDR;
+		it->addr = p->address;
+		it->isa = PFT_ISA_JAZELLE;
+	}
+}
+
+/* Stage 3 of B.3.1. */
+static void isync(struct pft_flow_decoder *d)
+{
+	const struct pft_packet *p = &d->cur;
+	struct flow_state *ls = &d->ls, *cs = &d->cs;
+	struct pft_flow_item *it;
+	int periodic = p->reason == PFT_ISYNC_PERIODIC;
+
+	ls->addr = p->address;
+	ls->isa = p->isa;
+	ls->ns = (p->flags & PFT_PKT_F_NS) ? 1 : 0;
+	ls->hyp = (p->flags & PFT_PKT_F_HYP) ? 1 : 0;
+	ls->addr_valid = 1;
+	if (p->flags & PFT_PKT_F_CID) {
+		ls->cid = p->context_id;
+		ls->cid_valid = 1;
+	} else {
+		ls->cid = cs->cid;
+		ls->cid_valid = cs->cid_valid;
+	}
+	ls->vmid = cs->vmid;
+	ls->vmid_valid = cs->vmid_valid;
+
+	if (periodic && d->synced && cs->addr_valid) {
+		/* B.3.1 3c: a periodic I-sync must agree with CurrentState */
+		if (cs->addr != ls->addr || cs->isa != ls->isa || cs->ns != ls->ns ||
+		    cs->hyp != ls->hyp ||
+		    (cs->cid_valid && (p->flags & PFT_PKT_F_CID) && cs->cid != ls->cid)) {
+			it = event(d, PFT_EV_SYNC_MISMATCH);
+			it->reason = p->reason;
+			it->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
+			it->addr = ls->addr;
+			it->isa = ls->isa;
+			it->next = cs->addr;
+			it->next_isa = cs->isa;
+		}
+		*cs = *ls;
+		pft_rstack_clear(&d->rs);
+		return;
+	}
+	*cs = *ls;
+	d->synced = 1;
+	pft_rstack_clear(&d->rs);
+	it = event(d, PFT_EV_TRACE_ON);
+	it->reason = p->reason;
+	it->flags |= PFT_FLOW_F_ADDR;
+	it->addr = ls->addr;
+	it->isa = ls->isa;
+	if (p->flags & PFT_PKT_F_CC) {
+		it->flags |= PFT_FLOW_F_CC;
+		it->cycles = p->cycles;
+	}
+}
+
+/* branch_with_excp() */
+static void exception(struct pft_flow_decoder *d)
+{
+	const struct pft_packet *p = &d->cur;
+	struct pft_flow_item *it = event(d, PFT_EV_EXCEPTION);
+
+	it->value = p->exception;
+	it->flags |= PFT_FLOW_F_ADDR;
+	it->addr = p->address;
+	it->isa = p->isa;
+	if (p->flags & PFT_PKT_F_CC) {
+		it->flags |= PFT_FLOW_F_CC;
+		it->cycles = p->cycles;
+	}
+	if (d->cs.addr_valid) {
+		it->flags |= PFT_FLOW_F_NEXT;
+		it->next = d->cs.addr;
+		it->next_isa = d->cs.isa;
+	}
+	if (!d->synced)
+		return;
+	if (p->exception == PFT_EXC_DEBUG_HALT) {
+		/* Target 0; ISA, NS and Hyp are not valid (5.3.8).  Nothing is
+		 * executed until the debug-exit I-sync. */
+		d->cs.addr_valid = 0;
+		return;
+	}
+	pft_flow_take_branch_target(d, 0);
+	if (d->cs.ns)
+		it->flags |= PFT_FLOW_F_NS;
+	else
+		it->flags &= ~PFT_FLOW_F_NS;
+	if (d->cs.hyp)
+		it->flags |= PFT_FLOW_F_HYP;
+	else
+		it->flags &= ~PFT_FLOW_F_HYP;
+}
+
+static void unsynced_atom(struct pft_flow_decoder *d, int taken, int branch)
+{
+	struct pft_flow_item *it = event(d, PFT_EV_NO_ADDRESS);
+
+	it->flags |= PFT_FLOW_F_ATOM | (taken ? PFT_FLOW_F_TAKEN : 0) |
+		     (branch ? PFT_FLOW_F_BRANCH : 0);
+	if (d->cur.flags & PFT_PKT_F_CC) {
+		it->flags |= PFT_FLOW_F_CC;
+		it->cycles = d->cur.cycles;
+	}
+}
+
+/* One step on the current packet: emits some items or finishes it. */
+static void step(struct pft_flow_decoder *d)
+{
+	const struct pft_packet *p = &d->cur;
+	struct pft_flow_item *it;
+
+	if (d->walk.mode != WALK_NONE) {
+		pft_flow_walk_step(d);
+		if (d->walk.mode == WALK_NONE &&
+		    !(p->type == PFT_PKT_ATOM && d->atom_i < p->atom_count))
+			d->have_pkt = 0;
+		return;
+	}
+	switch (p->type) {
+	case PFT_PKT_ATOM:
+		if (d->atom_i >= p->atom_count) {
+			d->have_pkt = 0;
+			return;
+		}
+		{
+			int taken = (p->atoms >> d->atom_i) & 1;
+
+			d->atom_i++;
+			if (!d->synced) {
+				unsynced_atom(d, taken, 0);
+				return;
+			}
+			pft_flow_walk_start(d, WALK_ATOM, taken, (p->flags & PFT_PKT_F_CC) != 0,
+					    p->cycles);
+		}
+		return;
+	case PFT_PKT_BRANCH:
+		if (p->exception != PFT_EXC_NONE) {
+			exception(d);
+			d->have_pkt = 0;
+			return;
+		}
+		if (!d->synced) {
+			unsynced_atom(d, 1, 1);
+			d->have_pkt = 0;
+			return;
+		}
+		pft_flow_walk_start(d, WALK_BRANCH, 1, (p->flags & PFT_PKT_F_CC) != 0, p->cycles);
+		return;
+	case PFT_PKT_WAYPOINT_UPDATE:
+		if (!d->synced) {
+			it = event(d, PFT_EV_NO_ADDRESS);
+			it->flags |= PFT_FLOW_F_WPU;
+			d->have_pkt = 0;
+			return;
+		}
+		pft_flow_walk_start(d, WALK_WPU, 0, 0, 0);
+		return;
+	case PFT_PKT_ISYNC:
+		isync(d);
+		break;
+	case PFT_PKT_CONTEXT_ID:
+		d->cs.cid = d->ls.cid = p->context_id;
+		d->cs.cid_valid = d->ls.cid_valid = 1;
+		it = event(d, PFT_EV_CONTEXT_ID);
+		it->value = p->context_id;
+		break;
+	case PFT_PKT_VMID:
+		d->cs.vmid = d->ls.vmid = p->vmid;
+		d->cs.vmid_valid = d->ls.vmid_valid = 1;
+		it = event(d, PFT_EV_VMID);
+		it->value = p->vmid;
+		break;
+	case PFT_PKT_TIMESTAMP:
+		it = event(d, PFT_EV_TIMESTAMP);
+		it->value = p->timestamp;
+		if (p->flags & PFT_PKT_F_CC) {
+			it->flags |= PFT_FLOW_F_CC;
+			it->cycles = p->cycles;
+		}
+		if (p->flags & PFT_PKT_F_TS_R)
+			it->flags |= PFT_FLOW_F_TS_R;
+		if (d->last_wp_valid) {
+			it->flags |= PFT_FLOW_F_ADDR;
+			it->addr = d->last_wp_addr;
+			it->isa = d->last_wp_isa;
+		}
+		break;
+	case PFT_PKT_EXCEPTION_RETURN:
+		event(d, PFT_EV_EXCEPTION_RETURN);
+		break;
+	case PFT_PKT_TRIGGER:
+		event(d, PFT_EV_TRIGGER);
+		break;
+	case PFT_PKT_UNSYNCED:
+		it = event(d, PFT_EV_UNSYNCED);
+		it->value = p->size;
+		break;
+	case PFT_PKT_ERROR:
+		it = event(d, PFT_EV_PACKET_ERROR);
+		it->value = p->size;
+		it->reason = p->reason;
+		lose_sync(d);
+		break;
+	default: /* A-sync, ignore: nothing to do (B.3.1 5b, 5c) */
+		break;
+	}
+	d->have_pkt = 0;
+}
+
+/* Get the next packet into cur.  0, -PFT_E_AGAIN or -PFT_E_EOS. */
+static int fetch(struct pft_flow_decoder *d)
+{
+	int err;
+
+	if (d->input == INPUT_PACKETS) {
+		if (!d->slot_full)
+			return d->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+		d->cur = d->slot;
+		d->slot_full = 0;
+	} else {
+		if (d->input == INPUT_NONE)
+			return d->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+		err = pft_pkt_next(d->pkt, &d->cur, sizeof(d->cur));
+		if (err < 0)
+			return err;
+	}
+	d->st.bytes += d->cur.size;
+	if (d->cur.type != PFT_PKT_UNSYNCED && d->cur.type != PFT_PKT_ERROR)
+		d->st.packets++;
+	d->have_pkt = 1;
+	d->atom_i = 0;
+	d->walk.mode = WALK_NONE;
+	return 0;
+}
+
+int pft_flow_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
+{
+	if (!d || !item || size < sizeof(*item))
+		return -PFT_E_INVAL;
+	for (;;) {
+		if (d->qn) {
+			*item = d->q[d->qhead];
+			d->qhead = (d->qhead + 1) % FLOW_QCAP;
+			d->qn--;
+			return 0;
+		}
+		if (!d->have_pkt) {
+			int err = fetch(d);
+
+			if (err == -PFT_E_AGAIN)
+				d->need_input = 1;
+			if (err < 0)
+				return err;
+		}
+		step(d);
+	}
+}
+
+int pft_flow_get_stats(const struct pft_flow_decoder *d, struct pft_flow_stats *st, size_t size)
+{
+	if (!d || !st || size < sizeof(*st))
+		return -PFT_E_INVAL;
+	*st = d->st;
+	pft_blkcache_stats(d->bc, &st->cache_hits, &st->cache_misses);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Flow decoder internals shared by flow.c (input, packets, state) and
+ * flow_walk.c (walking the program image for atoms, branches and waypoint
+ * updates). */
+#ifndef PFT_FLOW_INT_H
+#define PFT_FLOW_INT_H
+
+#include "flow/rstack.h"
+#include "image/block_cache.h"
+#include "pft/flow.h"
+#include "pft/packet.h"
+
+/* Walks of a waypoint update may be long (an exception after a long
+ * straight run); they are bounded too, so corrupt input cannot make the
+ * decoder emit billions of instructions from a huge image. */
+#define PFT_FLOW_MAX_WPU_WALK (16u << 20)
+
+#define FLOW_QCAP 8
+
+/* CurrentState / LastState of spec B.2.1. */
+struct flow_state {
+	uint64_t addr;
+	uint32_t cid;
+	uint8_t isa;
+	uint8_t ns;
+	uint8_t hyp;
+	uint8_t vmid;
+	uint8_t addr_valid;
+	uint8_t cid_valid;
+	uint8_t vmid_valid;
+};
+
+enum walk_mode { WALK_NONE = 0, WALK_ATOM, WALK_BRANCH, WALK_WPU };
+
+struct flow_walk {
+	uint8_t mode;       /* enum walk_mode */
+	uint8_t taken;      /* ATOM: E */
+	uint8_t has_cc;
+	uint32_t cycles;
+	uint64_t bytes;     /* walked so far */
+	uint64_t wpu;       /* WPU: last address executed */
+};
+
+enum flow_input { INPUT_NONE = 0, INPUT_BYTES, INPUT_PACKETS };
+
+struct pft_flow_decoder {
+	struct pft_config cfg;
+	struct pft_features feat;
+	struct pft_image *img;
+	struct pft_blkcache *bc;
+	struct pft_pkt_decoder *pkt;
+	uint8_t input;      /* enum flow_input */
+	uint8_t ended;
+	uint8_t need_input; /* the last pull ran out of input */
+	uint8_t slot_full;
+	uint8_t have_pkt;   /* cur is being processed */
+	uint8_t synced;     /* an I-sync was seen since the start / the last error */
+	uint8_t last_wp_valid;
+	uint8_t atom_i;     /* next atom of cur */
+	struct pft_packet slot;
+	struct pft_packet cur;
+	struct flow_state cs, ls;
+	struct pft_rstack rs;
+	struct flow_walk walk;
+	uint64_t insn_index;
+	uint64_t last_wp_addr;
+	uint8_t last_wp_isa;
+	struct pft_flow_item q[FLOW_QCAP];
+	unsigned qhead, qn;
+	struct pft_flow_stats st;
+};
+
+/* A new item at the tail of the queue, zeroed, with kind/type, the current
+ * packet offset, index and context filled in. */
+struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_kind kind,
+                                    enum pft_flow_event type);
+
+/* Start a walk from CurrentState.  ATOM: taken = E.  BRANCH: the implied E
+ * atom of a branch packet in d->cur.  WPU: up to d->cur.address. */
+void pft_flow_walk_start(struct pft_flow_decoder *d, enum walk_mode mode, int taken,
+                         int has_cc, uint32_t cycles);
+
+/* One step: emits at least one item, or finishes the walk (mode becomes
+ * WALK_NONE) possibly emitting items too. */
+void pft_flow_walk_step(struct pft_flow_decoder *d);
+
+/* Apply a branch packet's target (d->cur) to CurrentState/LastState and
+ * report Jazelle entry and NS/Hyp changes. */
+void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report);
+
+#endif

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Decoded-block cache (see block_cache.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "image/block_cache.h"
+#include "image/image_int.h"
+
+struct pft_blkcache {
+	const struct pft_image *img;
+	unsigned opts;
+	unsigned mask;
+	uint64_t hits, misses;
+	struct pft_block *slots;
+};
+
+struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned isa_opts,
+					unsigned nentries)
+{
+	struct pft_blkcache *bc;
+	unsigned n = 1;
+
+	while (n < nentries && n < (1u << 20))
+		n <<= 1;
+	bc = calloc(1, sizeof(*bc));
+	if (!bc)
+		return NULL;
+	bc->slots = calloc(n, sizeof(*bc->slots));
+	if (!bc->slots) {
+		free(bc);
+		return NULL;
+	}
+	bc->img = img;
+	bc->opts = isa_opts;
+	bc->mask = n - 1;
+	return bc;
+}
+
+void pft_blkcache_free(struct pft_blkcache *bc)
+{
+	if (!bc)
+		return;
+	free(bc->slots);
+	free(bc);
+}
+
+/* Bytes of the instruction at addr: a direct pointer into the image when the
+ * region holds 4 bytes, else a copy through pft_image_read (region edges,
+ * callback memory). */
+static const uint8_t *fetch(const struct pft_image *img, uint64_t addr, uint8_t *tmp,
+			    size_t *avail)
+{
+	uint64_t n;
+	const uint8_t *p;
+	int got;
+
+	if (!img) {
+		*avail = 0;
+		return tmp;
+	}
+	p = pft_image_map(img, addr, &n);
+	if (p && n >= 4) {
+		*avail = 4;
+		return p;
+	}
+	got = pft_image_read(img, addr, tmp, 4);
+	*avail = got > 0 ? (size_t)got : 0;
+	return tmp;
+}
+
+static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
+		  enum pft_isa isa)
+{
+	uint64_t a = addr;
+	unsigned n = 0;
+
+	b->start = addr;
+	b->isa = (uint8_t)isa;
+	b->target = 0;
+	b->target_isa = (uint8_t)isa;
+	for (;;) {
+		struct pft_insn_info info;
+		uint8_t tmp[4];
+		size_t avail;
+		const uint8_t *bytes;
+		struct pft_insn *in;
+		int err;
+
+		if (n == PFT_BLK_MAX_INSNS) {
+			b->end = PFT_BLK_LIMIT;
+			break;
+		}
+		bytes = fetch(bc->img, a, tmp, &avail);
+		err = pft_isa_decode(isa, a, bytes, avail, bc->opts, &info);
+		if (err == -PFT_E_UNSUPPORTED) {
+			b->end = PFT_BLK_UNSUPPORTED;
+			break;
+		}
+		if (err < 0 || info.size == 0) {
+			b->end = PFT_BLK_NOMAP;
+			break;
+		}
+		in = &b->insns[n++];
+		in->addr = a;
+		in->opcode = info.opcode;
+		in->size = info.size;
+		in->wp_class = info.wp_class;
+		in->flags = info.flags;
+		a += info.size;
+		if (pft_isa_is_waypoint(&info, bc->opts)) {
+			b->end = PFT_BLK_WAYPOINT;
+			if (info.flags & PFT_INSN_F_TARGET) {
+				b->target = info.target;
+				b->target_isa = info.target_isa;
+			}
+			break;
+		}
+	}
+	b->n = (uint8_t)n;
+	b->next = a;
+}
+
+const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
+					 enum pft_isa isa)
+{
+	uint64_t h = (addr >> 1) ^ (addr >> 11) ^ ((uint64_t)isa << 3);
+	struct pft_block *b = &bc->slots[h & bc->mask];
+	uint64_t tag = pft_image_generation(bc->img) + 1;
+
+	if (b->tag == tag && b->start == addr && b->isa == (uint8_t)isa) {
+		bc->hits++;
+		return b;
+	}
+	bc->misses++;
+	b->tag = tag;
+	build(bc, b, addr, isa);
+	return b;
+}
+
+void pft_blkcache_stats(const struct pft_blkcache *bc, uint64_t *hits, uint64_t *misses)
+{
+	*hits = bc->hits;
+	*misses = bc->misses;
+}
