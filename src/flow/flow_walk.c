@@ -259,7 +259,7 @@ void pft_flow_walk_step(struct pft_flow_decoder *d)
 		finish(d);
 		return;
 	}
-	b = pft_blkcache_get(d->bc, d->cs.addr, (enum pft_isa)d->cs.isa);
+	b = pft_blkcache_get(d->bc, d->cs.addr, (enum pft_isa)d->cs.isa, d->cs.hyp);
 	if (b->n == 0) {
 		if (b->end == PFT_BLK_UNSUPPORTED) {
 			lost(d, PFT_LOST_JAZELLE, 1);

@@ -69,13 +69,15 @@ static const uint8_t *fetch(const struct pft_image *img, uint64_t addr, uint8_t 
 }
 
 static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
-		  enum pft_isa isa)
+		  enum pft_isa isa, int hyp)
 {
 	uint64_t a = addr;
 	unsigned n = 0;
+	unsigned opts = bc->opts | (hyp ? PFT_ISA_OPT_HYP : 0);
 
 	b->start = addr;
 	b->isa = (uint8_t)isa;
+	b->hyp = (uint8_t)(hyp != 0);
 	b->target = 0;
 	b->target_isa = (uint8_t)isa;
 	for (;;) {
@@ -91,7 +93,7 @@ static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
 			break;
 		}
 		bytes = fetch(bc->img, a, tmp, &avail);
-		err = pft_isa_decode(isa, a, bytes, avail, bc->opts, &info);
+		err = pft_isa_decode(isa, a, bytes, avail, opts, &info);
 		if (err == -PFT_E_UNSUPPORTED) {
 			b->end = PFT_BLK_UNSUPPORTED;
 			break;
@@ -107,7 +109,7 @@ static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
 		in->wp_class = info.wp_class;
 		in->flags = info.flags;
 		a += info.size;
-		if (pft_isa_is_waypoint(&info, bc->opts)) {
+		if (pft_isa_is_waypoint(&info, opts)) {
 			b->end = PFT_BLK_WAYPOINT;
 			if (info.flags & PFT_INSN_F_TARGET) {
 				b->target = info.target;
@@ -121,19 +123,20 @@ static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
 }
 
 const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
-					 enum pft_isa isa)
+					 enum pft_isa isa, int hyp)
 {
-	uint64_t h = (addr >> 1) ^ (addr >> 11) ^ ((uint64_t)isa << 3);
+	uint64_t h = (addr >> 1) ^ (addr >> 11) ^ ((uint64_t)isa << 3) ^ ((uint64_t)(hyp != 0) << 5);
 	struct pft_block *b = &bc->slots[h & bc->mask];
 	uint64_t tag = pft_image_generation(bc->img) + 1;
 
-	if (b->tag == tag && b->start == addr && b->isa == (uint8_t)isa) {
+	if (b->tag == tag && b->start == addr && b->isa == (uint8_t)isa &&
+	    b->hyp == (uint8_t)(hyp != 0)) {
 		bc->hits++;
 		return b;
 	}
 	bc->misses++;
 	b->tag = tag;
-	build(bc, b, addr, isa);
+	build(bc, b, addr, isa, hyp);
 	return b;
 }
 

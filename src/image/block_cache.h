@@ -30,6 +30,7 @@ struct pft_block {
 	uint8_t end;          /* enum pft_blk_end */
 	uint8_t n;            /* instructions */
 	uint8_t target_isa;
+	uint8_t hyp;          /* decoded for Hyp mode (PFT_ISA_OPT_HYP) */
 	struct pft_insn insns[PFT_BLK_MAX_INSNS];
 };
 
@@ -41,9 +42,11 @@ struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned is
                                         unsigned nentries);
 void pft_blkcache_free(struct pft_blkcache *bc);
 
-/* The block at (addr, isa).  Never NULL.  Valid until the next get. */
+/* The block at (addr, isa), decoded for Hyp mode if hyp (spec 2.2: some
+ * exception returns are UNDEFINED there).  Never NULL.  Valid until the next
+ * get. */
 const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
-                                         enum pft_isa isa);
+                                         enum pft_isa isa, int hyp);
 
 void pft_blkcache_stats(const struct pft_blkcache *bc, uint64_t *hits, uint64_t *misses);
 
