@@ -238,6 +238,8 @@ static void a32_misc(uint32_t op, struct pft_insn_info *o, unsigned opts)
 			return;
 		case 3:
 			o->flags |= PFT_INSN_F_SMC;
+			if (op & 0x000FFF00)
+				pft_isa_unpred(o);
 			return;
 		default:
 			pft_isa_undef(o);
@@ -317,11 +319,51 @@ static void a32_extra(uint32_t op, struct pft_insn_info *o)
 	/* STRH, STRD */
 }
 
+/* Allocated media encodings (ARM ARM A5.4): op1 = [24:20], op2 = [7:5]. */
+static int a32_media_defined(unsigned op1, unsigned op2)
+{
+	switch (op1 >> 3) {
+	case 0: /* parallel add/subtract, signed (000xx) and unsigned (001xx) */
+		return (op1 & 3) != 0 && op2 != 5 && op2 != 6;
+	case 1: /* packing, unpacking, saturation, reversal */
+		switch (op1 & 7) {
+		case 0: return !(op2 & 1) || op2 == 3 || op2 == 5; /* PKH, SXTAB16, SEL */
+		case 1: return 0;
+		case 2: return !(op2 & 1) || op2 == 1 || op2 == 3;  /* SSAT, SSAT16, SXTAB */
+		case 3: return !(op2 & 1) || op2 == 1 || op2 == 3 || op2 == 5; /* SSAT, REV, SXTAH, REV16 */
+		case 4: return op2 == 3;                            /* UXTAB16 */
+		case 5: return 0;
+		case 6: return !(op2 & 1) || op2 == 1 || op2 == 3;  /* USAT, USAT16, UXTAB */
+		default: return !(op2 & 1) || op2 == 1 || op2 == 3 || op2 == 5; /* USAT, RBIT, UXTAH, REVSH */
+		}
+	case 2: /* signed multiplies, divide */
+		switch (op1 & 7) {
+		case 0: return op2 <= 3;               /* SMLAD, SMLSD */
+		case 1: case 3: return op2 == 0;       /* SDIV, UDIV */
+		case 4: return op2 <= 3;               /* SMLALD, SMLSLD */
+		case 5: return op2 <= 1 || op2 >= 6;   /* SMMLA, SMMLS */
+		default: return 0;
+		}
+	default:
+		if (op1 == 0x18)
+			return op2 == 0;                   /* USAD8, USADA8 */
+		if ((op1 & 0x1E) == 0x1A || (op1 & 0x1E) == 0x1E)
+			return (op2 & 3) == 2;             /* SBFX, UBFX */
+		if ((op1 & 0x1E) == 0x1C)
+			return (op2 & 3) == 0;             /* BFC, BFI */
+		return 0;
+	}
+}
+
 /* Media instructions: cond 011x xxxx xxxx xxxx xxxx xxx1 xxxx */
 static void a32_media(uint32_t op, struct pft_insn_info *o)
 {
 	unsigned op1 = FIELD(op, 20, 5);
 	if (op1 == 0x1F && FIELD(op, 5, 3) == 7) { /* UDF (permanently UNDEFINED) */
+		pft_isa_undef(o);
+		return;
+	}
+	if (!a32_media_defined(op1, FIELD(op, 5, 3))) {
 		pft_isa_undef(o);
 		return;
 	}

@@ -371,6 +371,63 @@ static void t32_ldbh(uint32_t hw1, uint32_t hw2, struct pft_insn_info *o)
 	}
 }
 
+/* Allocated encodings of 1111 1010 (data processing, register): shifts,
+ * extends, parallel add/subtract, miscellaneous (ARM ARM A6.3.12-A6.3.16). */
+static int t32_dp_reg_defined(uint32_t hw1, uint32_t hw2)
+{
+	unsigned op1 = FIELD(hw1, 4, 4), op2 = FIELD(hw2, 4, 4);
+
+	if (FIELD(hw2, 12, 4) != 0xF)
+		return 0;
+	if (!(op1 & 8)) {
+		if (op2 == 0)
+			return 1;                         /* LSL/LSR/ASR/ROR (register) */
+		if (op2 & 8)
+			return (op1 >> 1) != 3;           /* SXTAH ... UXTAB */
+		return 0;
+	}
+	if (!(op2 & 8)) {                         /* parallel add/subtract */
+		unsigned op = FIELD(hw1, 4, 3), kind = FIELD(hw2, 4, 2);
+		return op != 3 && op != 7 && kind != 3;
+	}
+	if ((op2 & 0xC) == 0x8 && (op1 & 0xC) == 0x8) { /* miscellaneous */
+		unsigned a = FIELD(hw1, 4, 2), b = FIELD(hw2, 4, 2);
+		return a <= 1 || b == 0;
+	}
+	return 0;
+}
+
+/* Allocated encodings of 1111 1011 0 (multiply, multiply accumulate,
+ * absolute difference; ARM ARM A6.3.16). */
+static int t32_mul_defined(uint32_t hw1, uint32_t hw2)
+{
+	unsigned op1 = FIELD(hw1, 4, 3), op2 = FIELD(hw2, 4, 2);
+
+	if (FIELD(hw2, 6, 2) != 0)
+		return 0;
+	switch (op1) {
+	case 0: return op2 <= 1;   /* MLA/MUL, MLS */
+	case 1: return 1;          /* SMLA<x><y>, SMUL<x><y> */
+	case 7: return op2 == 0;   /* USAD8, USADA8 */
+	default: return op2 <= 1;  /* SMLAD, SMLAW/SMULW, SMLSD, SMMLA, SMMLS */
+	}
+}
+
+/* Allocated encodings of 1111 1011 1 (long multiply, divide; A6.3.17). */
+static int t32_lmul_defined(uint32_t hw1, uint32_t hw2)
+{
+	unsigned op2 = FIELD(hw2, 4, 4);
+
+	switch (FIELD(hw1, 4, 3)) {
+	case 0: case 2: return op2 == 0;           /* SMULL, UMULL */
+	case 1: case 3: return op2 == 0xF;         /* SDIV, UDIV */
+	case 4: return op2 == 0 || (op2 & 0xC) == 0x8 || (op2 & 0xE) == 0xC; /* SMLAL, SMLALxy, SMLALD */
+	case 5: return (op2 & 0xE) == 0xC;         /* SMLSLD */
+	case 6: return op2 == 0 || op2 == 6;       /* UMLAL, UMAAL */
+	default: return 0;
+	}
+}
+
 /* Store single data item: 1111 1000 xxx0 */
 static void t32_store(uint32_t hw1, uint32_t hw2, struct pft_insn_info *o)
 {
@@ -491,15 +548,27 @@ void pft_isa_decode_t32(uint32_t hw1, uint32_t hw2, uint64_t addr, enum pft_isa 
 			}
 		}
 		if (!BIT(hw1, 8)) { /* 1111 1010: data processing (register) */
+			if (!t32_dp_reg_defined(hw1, hw2)) {
+				pft_isa_undef(o);
+				return;
+			}
 			t32_unpred_dest(o, FIELD(hw2, 8, 4));
 			return;
 		}
 		if (!BIT(hw1, 7)) { /* 1111 1011 0: multiply, multiply accumulate */
+			if (!t32_mul_defined(hw1, hw2)) {
+				pft_isa_undef(o);
+				return;
+			}
 			t32_unpred_dest(o, FIELD(hw2, 8, 4));
 			return;
 		}
 		/* 1111 1011 1: long multiply, divide */
-		if (FIELD(hw2, 4, 4) == 0xF && (FIELD(hw1, 4, 3) == 1 || FIELD(hw1, 4, 3) == 3)) {
+		if (!t32_lmul_defined(hw1, hw2)) {
+			pft_isa_undef(o);
+			return;
+		}
+		if (FIELD(hw1, 4, 3) == 1 || FIELD(hw1, 4, 3) == 3) {
 			t32_unpred_dest(o, FIELD(hw2, 8, 4)); /* SDIV, UDIV */
 			return;
 		}
