@@ -260,6 +260,9 @@ static void a32_extra(uint32_t op, struct pft_insn_info *o)
 
 	if (op2 == 0) {
 		if (!BIT(op, 24)) { /* multiply and multiply-accumulate */
+			if (FIELD(op, 8, 4) == 15 || FIELD(op, 0, 4) == 15 ||
+			    (FIELD(op, 21, 3) == 0 ? rt != 0 : rt == 15))
+				pft_isa_unpred(o); /* PC operand; MUL's [15:12] is SBZ */
 			switch (FIELD(op, 21, 3)) {
 			case 0: case 1: case 3:      /* MUL, MLA, MLS */
 				if (FIELD(op, 21, 3) == 3 && BIT(op, 20)) {
@@ -316,7 +319,9 @@ static void a32_extra(uint32_t op, struct pft_insn_info *o)
 			pft_isa_unpred(o);
 		return;
 	}
-	/* STRH, STRD */
+	/* STRH (Rt = PC), STRD (Rt odd or Rt2 = PC) */
+	if (op2 == 1 ? rt == 15 : (rt & 1) || rt == 14)
+		pft_isa_unpred(o);
 }
 
 /* Allocated media encodings (ARM ARM A5.4): op1 = [24:20], op2 = [7:5]. */
