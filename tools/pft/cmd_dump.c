@@ -1,0 +1,389 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft dump: list the PFT packets of one trace source, one per line (text or
+ * JSON Lines), or a per-type summary.  Schema: doc/dump.md. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "input.h"
+#include "pft/packet.h"
+
+const char *const cmd_dump_summary = "list the PFT packets of a capture or snapshot";
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"Usage: pft dump [options] INPUT\n"
+		"\n"
+		"List the PFT packets of one PTM trace source, one per line: offset in the\n"
+		"source's de-formatted byte stream, raw bytes, packet type, decoded fields.\n"
+		"Bytes skipped before the first A-sync and malformed bytes appear as\n"
+		"'unsynced' and 'error' lines with their offsets, so every byte of the\n"
+		"stream is listed exactly once.\n"
+		"\n"
+		"INPUT is a DS-5/OpenCSD snapshot folder (registers, buffer and trace ID come\n"
+		"from its ini files), a capture file, or - for standard input.\n"
+		"\n"
+		"Output:\n"
+		"  --json               JSON Lines: one object per packet (schema: doc/dump.md)\n"
+		"  --stats              only a summary: packets and bytes per type, bytes\n"
+		"                       accounted for, frame statistics\n"
+		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
+		"  -h, --help           this text\n"
+		"\n"
+		INPUT_OPTIONS_HELP
+		"\n"
+		"Examples:\n"
+		"  pft dump ../shared/data/ptm/TC2 --id 0x13\n"
+		"  pft dump ../shared/data/ptm/trace_cov_a15 --json\n"
+		"  pft dump cstrace.bin --format frames --id 0x13 --cycle-accurate --timestamps\n"
+		"  pft dump ptm.bin --etmcr 0x10001000 --etmidr 0x411CF312 --stats\n"
+		"\n"
+		"Exit status: 0 success; 1 the trace has errors (malformed packets or frames,\n"
+		"an empty input); 2 usage or setup error (bad option, missing file, bad\n"
+		"registers, a trace ID the capture does not hold).\n");
+}
+
+struct dump {
+	FILE *out;
+	const struct input *in;
+	int json;
+	uint64_t count[PFT_PKT_NR_TYPES];
+	uint64_t bytes[PFT_PKT_NR_TYPES];
+	uint64_t errors;
+	uint64_t first_error;
+};
+
+static void atoms_str(const struct pft_packet *p, char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < p->atom_count && i < 32; i++)
+		s[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
+	s[i] = '\0';
+}
+
+/* Append to line[] (text_line's buffer); output is cut at 500 characters. */
+#define APP(...)                                                                    \
+	do {                                                                        \
+		int n_ = snprintf(line + L, sizeof line - 2 - L, __VA_ARGS__);      \
+		if (n_ > 0)                                                         \
+			L += (size_t)n_ < sizeof line - 2 - L ? (size_t)n_ : sizeof line - 3 - L; \
+	} while (0)
+
+static void text_line(struct dump *d, const struct pft_packet *p)
+{
+	char line[512];
+	size_t L = 0;
+	char hex[3 * PFT_PKT_MAX_BYTES + 1], at[40];
+	unsigned i, n = 0;
+	int cc = (p->flags & PFT_PKT_F_CC) != 0;
+
+	for (i = 0; i < p->nbytes; i++)
+		n += (unsigned)snprintf(hex + n, sizeof hex - n, i ? " %02x" : "%02x", p->bytes[i]);
+	hex[n] = '\0';
+	APP("%8" PRIu64 "  %-47s  %-16s", p->offset, hex, pft_pkt_type_name(p->type));
+	switch (p->type) {
+	case PFT_PKT_ISYNC:
+		APP(" address=0x%08" PRIx64 " isa=%s reason=%s ns=%d hyp=%d altis=%d", p->address,
+			pft_isa_name(p->isa), pft_isync_reason_name(p->reason),
+			!!(p->flags & PFT_PKT_F_NS), !!(p->flags & PFT_PKT_F_HYP),
+			!!(p->flags & PFT_PKT_F_ALTIS));
+		if (p->flags & PFT_PKT_F_CID)
+			APP(" context_id=0x%08" PRIx32, p->context_id);
+		break;
+	case PFT_PKT_ATOM:
+		atoms_str(p, at);
+		APP(" atoms=%s", at);
+		break;
+	case PFT_PKT_BRANCH:
+		APP(" address=0x%08" PRIx64 " isa=%s", p->address, pft_isa_name(p->isa));
+		if (p->flags & PFT_PKT_F_E0)
+			APP(" exception=%s(%u) ns=%d altis=%d", pft_exception_name(p->exception),
+				p->exception, !!(p->flags & PFT_PKT_F_NS), !!(p->flags & PFT_PKT_F_ALTIS));
+		if (p->flags & PFT_PKT_F_E1)
+			APP(" hyp=%d", !!(p->flags & PFT_PKT_F_HYP));
+		break;
+	case PFT_PKT_WAYPOINT_UPDATE:
+		APP(" address=0x%08" PRIx64 " isa=%s", p->address, pft_isa_name(p->isa));
+		if (p->flags & PFT_PKT_F_INFO)
+			APP(" altis=%d", !!(p->flags & PFT_PKT_F_ALTIS));
+		break;
+	case PFT_PKT_TIMESTAMP:
+		APP(" timestamp=0x%" PRIx64 " (%" PRIu64 ")", p->timestamp, p->timestamp);
+		if (p->flags & PFT_PKT_F_TS_R)
+			APP(" r=1");
+		break;
+	case PFT_PKT_CONTEXT_ID:
+		APP(" context_id=0x%08" PRIx32, p->context_id);
+		break;
+	case PFT_PKT_VMID:
+		APP(" vmid=0x%02x", p->vmid);
+		break;
+	case PFT_PKT_ERROR:
+		APP(" reason=%s size=%" PRIu32, pft_pkt_error_name(p->reason), p->size);
+		break;
+	case PFT_PKT_UNSYNCED:
+	case PFT_PKT_ASYNC:
+		if (p->size > p->nbytes || p->type == PFT_PKT_UNSYNCED)
+			APP(" size=%" PRIu32, p->size);
+		break;
+	default:
+		break;
+	}
+	if (cc)
+		APP(" cycles=%" PRIu32, p->cycles);
+	while (L && line[L - 1] == ' ')
+		L--;
+	line[L++] = '\n';
+	fwrite(line, 1, L, d->out);
+}
+
+#undef APP
+
+static void json_bool(FILE *o, const char *k, int v)
+{
+	fprintf(o, ",\"%s\":%s", k, v ? "true" : "false");
+}
+
+static void json_line(struct dump *d, const struct pft_packet *p)
+{
+	FILE *o = d->out;
+	char at[40];
+	unsigned i;
+
+	fprintf(o, "{\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
+		   ",\"type\":\"%s\",\"bytes\":\"",
+		p->offset, input_capture_offset(d->in, p->offset), p->size,
+		pft_pkt_type_name(p->type));
+	for (i = 0; i < p->nbytes; i++)
+		fprintf(o, "%02x", p->bytes[i]);
+	fputc('"', o);
+	switch (p->type) {
+	case PFT_PKT_ISYNC:
+		fprintf(o, ",\"address\":%" PRIu64 ",\"isa\":\"%s\",\"reason\":\"%s\"", p->address,
+			pft_isa_name(p->isa), pft_isync_reason_name(p->reason));
+		json_bool(o, "ns", p->flags & PFT_PKT_F_NS);
+		json_bool(o, "hyp", p->flags & PFT_PKT_F_HYP);
+		json_bool(o, "altis", p->flags & PFT_PKT_F_ALTIS);
+		if (p->flags & PFT_PKT_F_CID)
+			fprintf(o, ",\"context_id\":%" PRIu32, p->context_id);
+		break;
+	case PFT_PKT_ATOM:
+		atoms_str(p, at);
+		fprintf(o, ",\"atoms\":\"%s\"", at);
+		break;
+	case PFT_PKT_BRANCH:
+		fprintf(o, ",\"address\":%" PRIu64 ",\"isa\":\"%s\"", p->address, pft_isa_name(p->isa));
+		if (p->flags & PFT_PKT_F_E0) {
+			fprintf(o, ",\"exception\":%u,\"exception_name\":\"%s\"", p->exception,
+				pft_exception_name(p->exception));
+			json_bool(o, "ns", p->flags & PFT_PKT_F_NS);
+			json_bool(o, "altis", p->flags & PFT_PKT_F_ALTIS);
+		}
+		if (p->flags & PFT_PKT_F_E1)
+			json_bool(o, "hyp", p->flags & PFT_PKT_F_HYP);
+		break;
+	case PFT_PKT_WAYPOINT_UPDATE:
+		fprintf(o, ",\"address\":%" PRIu64 ",\"isa\":\"%s\"", p->address, pft_isa_name(p->isa));
+		if (p->flags & PFT_PKT_F_INFO)
+			json_bool(o, "altis", p->flags & PFT_PKT_F_ALTIS);
+		break;
+	case PFT_PKT_TIMESTAMP:
+		fprintf(o, ",\"timestamp\":%" PRIu64, p->timestamp);
+		json_bool(o, "r", p->flags & PFT_PKT_F_TS_R);
+		break;
+	case PFT_PKT_CONTEXT_ID:
+		fprintf(o, ",\"context_id\":%" PRIu32, p->context_id);
+		break;
+	case PFT_PKT_VMID:
+		fprintf(o, ",\"vmid\":%u", p->vmid);
+		break;
+	case PFT_PKT_ERROR:
+		fprintf(o, ",\"reason\":\"%s\"", pft_pkt_error_name(p->reason));
+		break;
+	default:
+		break;
+	}
+	if (p->flags & PFT_PKT_F_CC)
+		fprintf(o, ",\"cycles\":%" PRIu32, p->cycles);
+	fputs("}\n", o);
+}
+
+static void header(struct dump *d)
+{
+	const struct input *in = d->in;
+	const struct pft_config *c = &in->config;
+
+	fprintf(d->out, "# pft dump %s", in->path);
+	if (in->source_name)
+		fprintf(d->out, " source %s", in->source_name);
+	fprintf(d->out, " trace ID 0x%02X format %s: %zu stream bytes\n", in->trace_id,
+		pft_frame_format_name(in->format), in->len);
+	fprintf(d->out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
+		" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
+	fprintf(d->out, "#  offset  bytes                                            type             fields\n");
+}
+
+static void stats(struct dump *d)
+{
+	const struct input *in = d->in;
+	const struct pft_frame_stats *fs = &in->frame_stats;
+	uint64_t np = 0, nb = 0;
+	unsigned t;
+
+	for (t = 1; t < PFT_PKT_NR_TYPES; t++) {
+		np += d->count[t];
+		nb += d->bytes[t];
+	}
+	if (d->json) {
+		fprintf(d->out, "{\"stats\":{\"input\":\"");
+		for (const char *s = in->path; *s; s++)
+			if (*s == '"' || *s == '\\')
+				fprintf(d->out, "\\%c", *s);
+			else if ((unsigned char)*s >= 0x20)
+				fputc(*s, d->out);
+		fprintf(d->out, "\",\"trace_id\":%u,\"stream_bytes\":%zu,\"accounted_bytes\":%" PRIu64
+			",\"items\":%" PRIu64 ",\"types\":{", in->trace_id, in->len, nb, np);
+		for (t = 1; t < PFT_PKT_NR_TYPES; t++)
+			fprintf(d->out, "%s\"%s\":{\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+				t > 1 ? "," : "", pft_pkt_type_name((enum pft_pkt_type)t), d->count[t],
+				d->bytes[t]);
+		fprintf(d->out, "},\"capture\":{\"bytes\":%" PRIu64 ",\"data\":%" PRIu64
+			",\"overhead\":%" PRIu64 ",\"sync\":%" PRIu64 ",\"unsynced\":%" PRIu64
+			",\"error\":%" PRIu64 ",\"frames\":%" PRIu64 "}}}\n",
+			fs->bytes_in, fs->data, fs->overhead, fs->sync, fs->unsynced, fs->error, fs->frames);
+		return;
+	}
+	fprintf(d->out, "# pft dump --stats %s", in->path);
+	if (in->source_name)
+		fprintf(d->out, " source %s", in->source_name);
+	fprintf(d->out, " trace ID 0x%02X format %s\n", in->trace_id, pft_frame_format_name(in->format));
+	fprintf(d->out, "%-18s %10s %10s\n", "type", "items", "bytes");
+	for (t = 1; t < PFT_PKT_NR_TYPES; t++)
+		fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n",
+			pft_pkt_type_name((enum pft_pkt_type)t), d->count[t], d->bytes[t]);
+	fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n", "total", np, nb);
+	fprintf(d->out, "stream bytes %zu, accounted for %" PRIu64 " (%s)\n", in->len, nb,
+		nb == in->len ? "all" : "MISMATCH");
+	if (in->format != PFT_FRAME_RAW)
+		fprintf(d->out, "capture bytes %" PRIu64 ": %" PRIu64 " data (all IDs), %" PRIu64
+			" frame overhead, %" PRIu64 " sync, %" PRIu64 " unsynced, %" PRIu64
+			" in frame errors; %" PRIu64 " frames\n",
+			fs->bytes_in, fs->data, fs->overhead, fs->sync, fs->unsynced, fs->error, fs->frames);
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct option all[64];
+	struct input_opts io;
+	struct input in;
+	struct dump d;
+	struct pft_pkt_decoder *dec;
+	struct pft_packet p;
+	const char *outpath = NULL;
+	int c, r, want_stats = 0, rc;
+
+	memset(&d, 0, sizeof d);
+	input_opts_init(&io);
+	input_merge_options(all, sizeof all / sizeof all[0], own);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
+		r = input_parse_option(&io, c, optarg, "dump");
+		if (r < 0)
+			return PFT_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case 'j': d.json = 1; break;
+		case 's': want_stats = 1; break;
+		case 'o': outpath = optarg; break;
+		case 'h': help(stdout); return PFT_EXIT_OK;
+		case ':':
+			cli_error("dump", "option '%s' needs a value", argv[optind - 1]);
+			return PFT_EXIT_USAGE;
+		default:
+			cli_error("dump", "unknown option '%s' (see 'pft dump --help')", argv[optind - 1]);
+			return PFT_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("dump", "no input given (a snapshot folder, a capture file or -; see 'pft dump --help')");
+		return PFT_EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		cli_error("dump", "one input only; unexpected '%s'", argv[optind + 1]);
+		return PFT_EXIT_USAGE;
+	}
+	r = input_open(&in, argv[optind], &io, "dump");
+	if (r)
+		return r;
+	dec = pft_pkt_decoder_alloc(&in.config);
+	if (!dec) {
+		cli_error("dump", "cannot create the packet decoder (out of memory)");
+		input_close(&in);
+		return PFT_EXIT_USAGE;
+	}
+	d.out = cli_open_output("dump", outpath);
+	if (!d.out) {
+		pft_pkt_decoder_free(dec);
+		input_close(&in);
+		return PFT_EXIT_USAGE;
+	}
+	d.in = &in;
+	if (!want_stats && !d.json)
+		header(&d);
+	pft_pkt_feed(dec, in.stream, in.len);
+	pft_pkt_end(dec);
+	while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0) {
+		if (p.type < PFT_PKT_NR_TYPES) {
+			d.count[p.type]++;
+			d.bytes[p.type] += p.size;
+		}
+		if (p.type == PFT_PKT_ERROR && !d.errors++)
+			d.first_error = p.offset;
+		if (want_stats)
+			continue;
+		if (d.json)
+			json_line(&d, &p);
+		else
+			text_line(&d, &p);
+	}
+	if (want_stats)
+		stats(&d);
+	rc = PFT_EXIT_OK;
+	if (r != -PFT_E_EOS) {
+		cli_error("dump", "packet decoder stopped: %s", pft_errstr(r));
+		rc = PFT_EXIT_DATA;
+	}
+	if (in.frame_errors) {
+		cli_error("dump", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
+			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
+		rc = PFT_EXIT_DATA;
+	}
+	if (d.errors) {
+		cli_error("dump", "%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
+			  d.errors, d.errors > 1 ? "s" : "", in.trace_id, d.first_error);
+		rc = PFT_EXIT_DATA;
+	}
+	if (fflush(d.out) || ferror(d.out)) {
+		cli_error("dump", "error writing %s", outpath ? outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+	}
+	if (d.out != stdout)
+		fclose(d.out);
+	pft_pkt_decoder_free(dec);
+	input_close(&in);
+	return rc;
+}

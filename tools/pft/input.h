@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Shared input handling of the pft commands that read trace (dump, decode,
+ * ...) and of those that only need a PTM configuration (record ...).
+ *
+ * 1. Options.  Merge input_long_options into the command's getopt_long
+ *    table (input_merge_options), and hand every option getopt returns to
+ *    input_parse_option first:
+ *
+ *        struct input_opts io;
+ *        struct option all[64];
+ *        static const struct option own[] = { {"json", no_argument, 0, 'j'}, ... {0} };
+ *        input_opts_init(&io);
+ *        input_merge_options(all, 64, own);
+ *        while ((c = getopt_long(argc, argv, "o:h", all, NULL)) != -1) {
+ *            int r = input_parse_option(&io, c, optarg, "dump");
+ *            if (r < 0) return PFT_EXIT_USAGE;   // message printed
+ *            if (r > 0) continue;                 // one of ours
+ *            switch (c) { ... the command's own options ... }
+ *        }
+ *
+ *    The input options (INPUT_OPTIONS_HELP prints them for --help):
+ *      --id 0xNN             trace ID to read (CoreSight frames)
+ *      --source NAME         snapshot trace source (e.g. PTM_0)
+ *      --format raw|frames|tpiu
+ *      --etmcr/--etmccr/--etmccer/--etmidr/--etmtraceidr/--etmsyncfr VALUE
+ *      --cycle-accurate --timestamps --vmid --return-stack --branch-broadcast
+ *      --contextid-bytes 0|1|2|4  --pft-version 1.0|1.1
+ *
+ * 2. input_open(): positional argument (snapshot folder, capture file, or
+ *    "-" for stdin) + options -> configuration, the de-formatted PFT byte
+ *    stream of the chosen source, and the snapshot (memory dumps).
+ *    Configuration = pft_config_init() defaults, then the snapshot's [regs],
+ *    then --etmXX values, then the named flags; it must pass
+ *    pft_config_check().
+ *    Which source: --source NAME, else --id, else the snapshot's first PTM
+ *    source whose trace ID has data; for a capture file, --id, else the only
+ *    trace ID with data.  Capture format: --format, else the snapshot's
+ *    buffer format, else "frames" when --id is given and "raw" otherwise.
+ *
+ *    Every failure prints one message "pft <cmd>: ..." on stderr and returns
+ *    the exit code: PFT_EXIT_USAGE for a missing file, bad snapshot, bad
+ *    options, nonsense registers or an absent trace ID (the message lists
+ *    the IDs the capture holds); PFT_EXIT_DATA for an empty input or
+ *    stream.  Frame errors (a truncated frame ...) do not fail input_open:
+ *    they are counted in frame_errors, and the first is described in
+ *    frame_error_msg, for the command to report.
+ *
+ * 3. input_config(): the options alone -> struct pft_config, for commands
+ *    that generate trace (no input file). */
+#ifndef PFT_TOOLS_INPUT_H
+#define PFT_TOOLS_INPUT_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pft/frame.h"
+#include "pft/snapshot.h"
+
+/* getopt_long codes of the input options (long options only). */
+enum {
+	INPUT_OPT_BASE = 0x1000,
+	INPUT_OPT_ID = INPUT_OPT_BASE,
+	INPUT_OPT_SOURCE,
+	INPUT_OPT_FORMAT,
+	INPUT_OPT_ETMCR,
+	INPUT_OPT_ETMCCR,
+	INPUT_OPT_ETMCCER,
+	INPUT_OPT_ETMIDR,
+	INPUT_OPT_ETMTRACEIDR,
+	INPUT_OPT_ETMSYNCFR,
+	INPUT_OPT_CYCLE_ACCURATE,
+	INPUT_OPT_CONTEXTID_BYTES,
+	INPUT_OPT_TIMESTAMPS,
+	INPUT_OPT_VMID,
+	INPUT_OPT_RETURN_STACK,
+	INPUT_OPT_BRANCH_BROADCAST,
+	INPUT_OPT_PFT_VERSION,
+	INPUT_OPT_END
+};
+
+extern const struct option input_long_options[]; /* ends with { 0 } */
+
+#define INPUT_OPTIONS_HELP                                                                       \
+	"Input (a snapshot folder, a capture file, or - for stdin):\n"                            \
+	"  --id ID              trace ID to read from CoreSight frames (e.g. 0x13)\n"              \
+	"  --source NAME        trace source of a snapshot (e.g. PTM_0)\n"                         \
+	"  --format FMT         capture layout: raw (PTM bytes, one source), frames\n"             \
+	"                       (CoreSight 16-byte frames) or tpiu (frames with FSYNC/HSYNC);\n"   \
+	"                       default: the snapshot's, else frames with --id, else raw\n"        \
+	"PTM configuration (default: a PFTv1.1 PTM as on Cortex-A15, ETMCR=0, or the\n"            \
+	"snapshot's registers; raw values first, then the named flags):\n"                       \
+	"  --etmcr V  --etmccr V  --etmccer V  --etmidr V  --etmtraceidr V  --etmsyncfr V\n"      \
+	"  --cycle-accurate     ETMCR[12]: cycle counts in the packets\n"                         \
+	"  --timestamps         ETMCR[28]: timestamp packets\n"                                   \
+	"  --contextid-bytes N  ETMCR[15:14]: context ID size 0, 1, 2 or 4\n"                     \
+	"  --vmid               ETMCR[30]: VMID packets (PFTv1.1)\n"                              \
+	"  --return-stack       ETMCR[29]: return stack\n"                                        \
+	"  --branch-broadcast   ETMCR[8]: every branch as a branch packet\n"                      \
+	"  --pft-version V      1.0 or 1.1 (sets ETMIDR[7:4])\n"
+
+struct input_opts {
+	int id;                 /* -1: not given */
+	const char *source;     /* NULL: not given */
+	int format;             /* -1: not given, else enum pft_frame_format */
+	uint32_t regs_given;    /* PFT_SNAPSHOT_REG_* bits of the --etmXX given */
+	struct pft_config regs; /* their values */
+	int cycle_accurate, timestamps, vmid, return_stack, branch_broadcast; /* 0/1 */
+	int contextid_bytes;    /* -1: not given */
+	int pft_minor;          /* -1: not given */
+};
+
+void input_opts_init(struct input_opts *o);
+
+/* Copy the command's options (ending with {0}) and input_long_options into
+ * dst (cap entries, ending with {0}).  Returns dst, or NULL if cap is too
+ * small. */
+struct option *input_merge_options(struct option *dst, size_t cap, const struct option *own);
+
+/* Returns 1 if opt was an input option (and was valid), 0 if it is not one
+ * of ours, -1 after printing "pft <cmd>: ..." for a bad value. */
+int input_parse_option(struct input_opts *o, int opt, const char *arg, const char *cmd);
+
+/* Options -> configuration (pft_config_init defaults, --etmXX, flags), then
+ * pft_config_check.  PFT_EXIT_OK or PFT_EXIT_USAGE (message printed). */
+int input_config(const struct input_opts *o, struct pft_config *cfg, const char *cmd);
+
+struct input_segment { /* stream bytes [stream, next.stream) sit at capture, capture+1 ... */
+	uint64_t stream;
+	uint64_t capture;
+};
+
+struct input {
+	const char *path;          /* as given ("-" for stdin) */
+	struct pft_config config;  /* checked */
+	uint8_t trace_id;          /* the ID read (frames), or ETMTRACEIDR (raw) */
+	enum pft_frame_format format;
+	uint8_t *stream;           /* de-formatted PFT bytes of the chosen source */
+	size_t len;
+	uint64_t capture_len;      /* bytes in the capture */
+	struct pft_snapshot *snap; /* NULL unless the input is a snapshot folder */
+	const char *source_name;   /* snapshot source, or NULL */
+	const char *core_name;     /* core it traces (memory dumps: pft_snapshot_dump), or NULL */
+	const char *buffer_path;   /* the capture file read */
+	struct pft_frame_stats frame_stats;
+	uint64_t frame_errors;     /* ERROR/UNSYNCED frame items */
+	char frame_error_msg[256]; /* the first, described; "" if none */
+	struct input_segment *seg; /* stream offset -> capture offset map */
+	size_t nseg, segcap;
+};
+
+/* See the top of this file.  On failure *in is left empty (input_close is
+ * still safe). */
+int input_open(struct input *in, const char *path, const struct input_opts *o, const char *cmd);
+void input_close(struct input *in);
+
+/* Offset in the capture of stream byte off (off < in->len). */
+uint64_t input_capture_offset(const struct input *in, uint64_t off);
+
+#endif
