@@ -213,6 +213,20 @@ static void json_line(struct dump *d, const struct pft_packet *p)
 	fputs("}\n", o);
 }
 
+static void json_string(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(o, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(o, "\\u%04x", (unsigned char)*s);
+		else
+			fputc(*s, o);
+	}
+	fputc('"', o);
+}
+
 static void header(struct dump *d)
 {
 	const struct input *in = d->in;
@@ -240,14 +254,12 @@ static void stats(struct dump *d)
 		nb += d->bytes[t];
 	}
 	if (d->json) {
-		fprintf(d->out, "{\"stats\":{\"input\":\"");
-		for (const char *s = in->path; *s; s++)
-			if (*s == '"' || *s == '\\')
-				fprintf(d->out, "\\%c", *s);
-			else if ((unsigned char)*s >= 0x20)
-				fputc(*s, d->out);
-		fprintf(d->out, "\",\"trace_id\":%u,\"stream_bytes\":%zu,\"accounted_bytes\":%" PRIu64
-			",\"items\":%" PRIu64 ",\"types\":{", in->trace_id, in->len, nb, np);
+		fprintf(d->out, "{\"stats\":{\"input\":");
+		json_string(d->out, in->path);
+		fprintf(d->out, ",\"buffer\":");
+		json_string(d->out, in->buffer_path ? in->buffer_path : in->path);
+		fprintf(d->out, ",\"format\":\"%s\",\"trace_id\":%u,\"stream_bytes\":%zu,\"accounted_bytes\":%" PRIu64
+			",\"items\":%" PRIu64 ",\"types\":{", pft_frame_format_name(in->format), in->trace_id, in->len, nb, np);
 		for (t = 1; t < PFT_PKT_NR_TYPES; t++)
 			fprintf(d->out, "%s\"%s\":{\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
 				t > 1 ? "," : "", pft_pkt_type_name((enum pft_pkt_type)t), d->count[t],
@@ -362,19 +374,25 @@ int cmd_dump(int argc, char **argv)
 	}
 	if (want_stats)
 		stats(&d);
+	/* One message for everything wrong with the data. */
 	rc = PFT_EXIT_OK;
-	if (r != -PFT_E_EOS) {
-		cli_error("dump", "packet decoder stopped: %s", pft_errstr(r));
-		rc = PFT_EXIT_DATA;
-	}
-	if (in.frame_errors) {
-		cli_error("dump", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
-			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
-		rc = PFT_EXIT_DATA;
-	}
-	if (d.errors) {
-		cli_error("dump", "%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
-			  d.errors, d.errors > 1 ? "s" : "", in.trace_id, d.first_error);
+	if (r != -PFT_E_EOS || in.frame_errors || d.errors) {
+		char msg[700];
+		size_t n = 0;
+
+		msg[0] = '\0';
+		if (in.frame_errors)
+			n += (size_t)snprintf(msg + n, sizeof msg - n, "%s: %s%s",
+					      in.buffer_path ? in.buffer_path : in.path, in.frame_error_msg,
+					      in.frame_errors > 1 ? " (and more frame errors)" : "");
+		if (d.errors && n < sizeof msg)
+			n += (size_t)snprintf(msg + n, sizeof msg - n,
+					      "%s%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
+					      n ? "; " : "", d.errors, d.errors > 1 ? "s" : "", in.trace_id, d.first_error);
+		if (r != -PFT_E_EOS && n < sizeof msg)
+			snprintf(msg + n, sizeof msg - n, "%spacket decoder stopped: %s", n ? "; " : "",
+				 pft_errstr(r));
+		cli_error("dump", "%s", msg);
 		rc = PFT_EXIT_DATA;
 	}
 	if (fflush(d.out) || ferror(d.out)) {

@@ -344,7 +344,7 @@ static int deformat(struct input *in, const uint8_t *cap, size_t len, int id, co
 		uint32_t i;
 
 		if (it.type != PFT_FRAME_ITEM_DATA) {
-			if (id >= 0 && !in->frame_errors++)
+			if (!in->frame_errors++)
 				snprintf(in->frame_error_msg, sizeof in->frame_error_msg,
 					 "%s at capture offset %llu (%u bytes)",
 					 it.type == PFT_FRAME_ITEM_ERROR ?
@@ -411,10 +411,13 @@ static int load_capture(struct input *in, uint8_t *cap, size_t len, int id, cons
 			}
 		if (found < 0) {
 			free(cap);
-			cli_error(cmd, "%s holds no trace data in %s format (%llu capture bytes)", what,
-				  pft_frame_format_name(in->format), (unsigned long long)len);
+			cli_error(cmd, "%s holds no trace data in %s format (%llu capture bytes%s%s)", what,
+				  pft_frame_format_name(in->format), (unsigned long long)len,
+				  in->frame_errors ? "; " : "", in->frame_error_msg);
 			return PFT_EXIT_DATA;
 		}
+		in->frame_errors = 0;
+		in->frame_error_msg[0] = '\0';
 		id = found;
 		if (!(in->config.etmtraceidr & 0x7F) || in->config.etmtraceidr != (uint32_t)id)
 			in->config.etmtraceidr = (uint32_t)id;
@@ -495,7 +498,7 @@ static int open_snapshot(struct input *in, const char *dir, const struct input_o
 	}
 	pft_snapshot_source(in->snap, (size_t)idx, &s);
 	if (!s.is_ptm) {
-		cli_error(cmd, "trace source %s in %s is a %s, not a PTM (PFT)", s.name, dir,
+		cli_error(cmd, "trace source %s in %s has type %s: not a PTM (PFT)", s.name, dir,
 			  *s.type ? s.type : "device of unknown type");
 		return PFT_EXIT_USAGE;
 	}
