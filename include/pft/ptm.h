@@ -27,6 +27,7 @@
 #define PFT_PTM_H
 
 #include "pft/common.h"
+#include "pft/isa.h"
 #include "pft/packet.h"
 
 #ifdef __cplusplus
@@ -181,8 +182,10 @@ struct pft_ptm_insn {
 };
 
 /* Feed one executed instruction.  Returns 0, -PFT_E_INVAL for bad arguments
- * (size not 2/4, ISA unknown, cycle going backwards), or the error of
- * pft_isa_decode with PFT_PTM_I_CLASSIFY.  Never fails for lack of space:
+ * (size not 2/4, ISA unknown, address not aligned for its ISA), the error of
+ * pft_isa_decode with PFT_PTM_I_CLASSIFY, or -PFT_E_INTERNAL if the encoder
+ * refused a packet the model built (a libpft bug).  A cycle lower than the
+ * last one is taken as the last one.  Never fails for lack of space:
  * a full FIFO is a trace overflow (4.8), as in hardware. */
 PFT_API int pft_ptm_insn(struct pft_ptm *ptm, const struct pft_ptm_insn *insn);
 

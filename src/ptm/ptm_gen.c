@@ -43,8 +43,11 @@ int ptm_emit(struct pft_ptm *p, struct pft_packet *k)
 		return -PFT_E_NOSPC;
 	}
 	int n = pft_enc_packet(p->enc, k, b, sizeof(b));
-	if (n <= 0)
-		return n < 0 ? n : -PFT_E_INTERNAL;
+	if (n <= 0) {
+		/* the model built a packet the encoder refuses: a bug */
+		p->enc_err = n < 0 ? n : -PFT_E_INTERNAL;
+		return p->enc_err;
+	}
 	if (ptm_fifo_put(&p->fifo, b, (size_t)n) < 0) {
 		set_overflow(p);
 		p->st.lost_packets++;
@@ -118,7 +121,7 @@ static void emit_branch(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t n
 	ptm_flush_atoms(p);
 	memset(&k, 0, sizeof(k));
 	k.type = PFT_PKT_BRANCH;
-	k.address = addr;
+	k.address = ptm_align(addr, isa);
 	k.isa = isa;
 	k.exception = (uint16_t)exc;
 	if (p->f.minor < 1)
@@ -147,7 +150,7 @@ static void emit_wpu(struct pft_ptm *p, uint64_t addr, uint8_t isa)
 	ptm_flush_atoms(p);
 	memset(&k, 0, sizeof(k));
 	k.type = PFT_PKT_WAYPOINT_UPDATE;
-	k.address = addr;
+	k.address = ptm_align(addr, isa);
 	k.isa = isa;
 	if (isa == PFT_ISA_THUMBEE)
 		k.flags |= PFT_PKT_F_ALTIS;
@@ -288,6 +291,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 	uint8_t nns = (in->flags & PFT_PTM_I_NEXT_NS) ? 1 : 0;
 	uint8_t nhyp = (in->flags & PFT_PTM_I_NEXT_HYP) && p->f.minor >= 1 ? 1 : 0;
 	int trigger = 0, traced = 0;
+	uint64_t next = ptm_align(in->next_addr, in->next_isa);
 
 	if (!p->f.security_ext)
 		nns = 0;
@@ -309,11 +313,11 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 			int hit = 0;
 			if (rs && cls == PFT_WP_INDIRECT && !state_change &&
 			    !(exc_ret && p->f.minor >= 1))
-				hit = ptm_rs_match_pop(p, in->next_addr, in->next_isa, nns);
+				hit = ptm_rs_match_pop(p, next, in->next_isa, nns);
 			if (hit)
 				emit_atom(p, 1, in->cycle);
 			else
-				emit_branch(p, in->next_addr, in->next_isa, nns, nhyp, 0, in->cycle);
+				emit_branch(p, next, in->next_isa, nns, nhyp, 0, in->cycle);
 		} else {
 			emit_atom(p, 1, in->cycle);
 		}
@@ -331,7 +335,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 		p->traced_since_ts = 1;
 		p->ts_last_wp = p->ts_now;
 	}
-	new_block(p, in->next_addr, in->next_isa, nns, nhyp, in->cycle);
+	new_block(p, next, in->next_isa, nns, nhyp, in->cycle);
 	if (in->next_isa == PFT_ISA_JAZELLE) {
 		/* 4.17: nothing more until Jazelle state is left */
 		stop_trace(p);
@@ -389,6 +393,8 @@ int pft_ptm_insn(struct pft_ptm *p, const struct pft_ptm_insn *in)
 	p->st.insns++;
 	if (p->debug)
 		return 0;
+	if (in->addr & (in->isa == PFT_ISA_ARM ? 3u : 1u))
+		return -PFT_E_INVAL;
 	if (in->isa == PFT_ISA_JAZELLE) {
 		p->jazelle = 1;
 		p->blk.known = 0;
@@ -424,7 +430,7 @@ int pft_ptm_insn(struct pft_ptm *p, const struct pft_ptm_insn *in)
 	}
 	p->st.waypoints++;
 	waypoint(p, in, cls, link, exc_ret);
-	return 0;
+	return ptm_take_err(p);
 }
 
 static int do_exception(struct pft_ptm *p, unsigned type, uint64_t vector, uint8_t isa,
@@ -501,9 +507,10 @@ int pft_ptm_exception(struct pft_ptm *p, const struct pft_ptm_exception *e)
 	if (!p || !e || e->type == 0 || e->type == PFT_EXC_DEBUG_HALT || e->type > 15 ||
 	    e->isa > PFT_ISA_JAZELLE)
 		return -PFT_E_INVAL;
-	return do_exception(p, e->type, e->vector, e->isa, (e->flags & PFT_PTM_E_NS) ? 1 : 0,
-			    (e->flags & PFT_PTM_E_HYP) ? 1 : 0, e->context_id, e->vmid,
-			    (e->flags & PFT_PTM_E_PROHIBITED) != 0, e->cycle);
+	do_exception(p, e->type, e->vector, e->isa, (e->flags & PFT_PTM_E_NS) ? 1 : 0,
+		     (e->flags & PFT_PTM_E_HYP) ? 1 : 0, e->context_id, e->vmid,
+		     (e->flags & PFT_PTM_E_PROHIBITED) != 0, e->cycle);
+	return ptm_take_err(p);
 }
 
 int pft_ptm_debug_entry(struct pft_ptm *p, uint64_t cycle)

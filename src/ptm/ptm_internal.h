@@ -115,11 +115,31 @@ struct pft_ptm {
 	pft_ptm_packet_cb cb;
 	void *cb_arg;
 	struct pft_ptm_stats st;
+	int enc_err;            /* an encoder refusal, reported by the next call */
 };
+
+/* Instruction address as the packets carry it: bit 0 (Thumb) or bits
+ * [1:0] (ARM) are not addresses but interworking bits. */
+static inline uint64_t ptm_align(uint64_t addr, uint8_t isa)
+{
+	if (isa == PFT_ISA_ARM)
+		return addr & ~3ull;
+	if (isa == PFT_ISA_THUMB || isa == PFT_ISA_THUMBEE)
+		return addr & ~1ull;
+	return addr;
+}
+
+static inline int ptm_take_err(struct pft_ptm *p)
+{
+	int e = p->enc_err;
+	p->enc_err = 0;
+	return e;
+}
 
 /* ptm_regs.c */
 void ptm_regs_reset(struct pft_ptm *p);
 int ptm_apply_config(struct pft_ptm *p);
+void ptm_apply_ccr(struct pft_ptm *p);
 
 /* ptm_resources.c: one resource step at a block end (waypoint or exception).
  * has_block = instructions were executed in [start, end]; returns TraceEnable

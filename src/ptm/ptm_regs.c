@@ -219,15 +219,22 @@ int ptm_apply_config(struct pft_ptm *p)
 	p->cfg = c;
 	p->f = f;
 	p->isa_opts = f.dmb_waypoint ? PFT_ISA_OPT_DMB_WAYPOINT : 0;
-	p->n_ac = (uint8_t)(2 * (c.etmccr & 0xF));
+	ptm_apply_ccr(p);
+	return 0;
+}
+
+/* Resource counts from ETMCCR (3.16.2). */
+void ptm_apply_ccr(struct pft_ptm *p)
+{
+	uint32_t ccr = p->cfg.etmccr;
+	p->n_ac = (uint8_t)(2 * (ccr & 0xF));
 	if (p->n_ac > 16)
 		p->n_ac = 16;
-	p->n_cnt = (uint8_t)((c.etmccr >> 13) & 7);
+	p->n_cnt = (uint8_t)((ccr >> 13) & 7);
 	if (p->n_cnt > 4)
 		p->n_cnt = 4;
-	p->has_seq = (uint8_t)((c.etmccr >> 16) & 1);
-	p->n_cidc = (uint8_t)((c.etmccr >> 24) & 3);
-	return 0;
+	p->has_seq = (uint8_t)((ccr >> 16) & 1);
+	p->n_cidc = (uint8_t)((ccr >> 24) & 3);
 }
 
 static int cr_enabled(uint32_t cr)
@@ -260,9 +267,28 @@ int pft_ptm_set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 	default:
 		break;
 	}
+	switch (regno) {
+	case PFT_PTM_ETMTRACEIDR:
+		if ((v & 0x7F) == 0 || (v & 0x7F) >= 0x70)
+			return -PFT_E_BAD_CONFIG;
+		p->regs[regno] = v;
+		p->cfg.etmtraceidr = v;
+		p->f.trace_id = (uint8_t)(v & 0x7F);
+		return 0;
+	case PFT_PTM_ETMSYNCFR:
+		p->regs[regno] = v;
+		p->cfg.etmsyncfr = v;
+		return 0;
+	case PFT_PTM_ETMCCR:
+		p->regs[regno] = v;
+		p->cfg.etmccr = v;
+		ptm_apply_ccr(p);
+		return 0;
+	default:
+		break;
+	}
 	p->regs[regno] = v;
-	if (regno == PFT_PTM_ETMCR || regno == PFT_PTM_ETMCCR || regno == PFT_PTM_ETMCCER ||
-	    regno == PFT_PTM_ETMIDR || regno == PFT_PTM_ETMTRACEIDR || regno == PFT_PTM_ETMSYNCFR) {
+	if (regno == PFT_PTM_ETMCR || regno == PFT_PTM_ETMCCER || regno == PFT_PTM_ETMIDR) {
 		int was = p->enabled;
 		int rc;
 		/* Only ProgBit/PowerDown changed: start or stop. */

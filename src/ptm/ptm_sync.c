@@ -41,7 +41,7 @@ void ptm_emit_isync(struct pft_ptm *p, unsigned reason, uint64_t addr, uint8_t i
 	struct pft_packet k;
 	memset(&k, 0, sizeof(k));
 	k.type = PFT_PKT_ISYNC;
-	k.address = addr;
+	k.address = ptm_align(addr, isa);
 	k.isa = isa;
 	k.reason = (uint8_t)reason;
 	if (ns)
