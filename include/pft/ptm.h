@@ -89,9 +89,10 @@ PFT_API const char *pft_ptm_reg_name(unsigned regno);
 PFT_API int pft_ptm_set_reg_by_name(struct pft_ptm *ptm, const char *name, uint32_t value);
 
 /* Load the [regs] section of a snapshot device .ini (text, len bytes):
- * lines "NAME(id:0xNN)=0xVALUE".  Every register that names a PTM register
- * is set (ETMCR last, so a ProgBit clear takes effect with the rest);
- * unknown names are counted and skipped.  Returns the number of registers
+ * lines "NAME(id:0xNN)=0xVALUE".  As the spec's programming sequence
+ * (3.15.4): ProgBit is set first, every register that names a PTM register
+ * is written, ETMCR last (snapshots usually hold ProgBit = 1: write ETMCR
+ * without bit 10 afterwards to start tracing); unknown names are skipped.  Returns the number of registers
  * set, -PFT_E_FORMAT if there is no [regs] section, or a set_reg error. */
 PFT_API int pft_ptm_load_ini_regs(struct pft_ptm *ptm, const char *text, size_t len);
 

@@ -409,9 +409,22 @@ int pft_ptm_insn(struct pft_ptm *p, const struct pft_ptm_insn *in)
 		new_block(p, in->addr, in->isa, (in->flags & PFT_PTM_I_NS) ? 1 : 0,
 			  (in->flags & PFT_PTM_I_HYP) ? 1 : 0, in->cycle);
 	}
-	if (p->prohibited)
+	if (p->prohibited) {
+		/* 4.7.1: nothing traced, comparators never match, the other
+		 * resources keep running (clocked at waypoints) */
+		unsigned pc;
+		int pl, pe, trig = 0, tsev = 0;
+		if (classify(p, in, &pc, &pl, &pe) == 0 && pc != PFT_WP_NONE && pc < PFT_WP_NR &&
+		    (pc != PFT_WP_BARRIER || p->f.dmb_waypoint) && p->enabled) {
+			(void)ptm_res_step(p, 0, p->blk.start, p->blk.start, &trig, &tsev);
+			after_block(p, 0, trig);
+		}
 		return 0;
+	}
 	if (p->blk.n_insn == 0) {
+		/* the state of the block is that of its first instruction */
+		p->blk.ns = (in->flags & PFT_PTM_I_NS) && p->f.security_ext ? 1 : 0;
+		p->blk.hyp = (in->flags & PFT_PTM_I_HYP) && p->f.minor >= 1 ? 1 : 0;
 		p->blk.cid = in->context_id;
 		p->blk.vmid = in->vmid;
 		p->blk.user = (in->flags & PFT_PTM_I_USER) ? 1 : 0;

@@ -299,6 +299,18 @@ int pft_ptm_set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 				ptm_enable(p);
 			return 0;
 		}
+		/* Refuse values that do not describe a PTM, changing nothing. */
+		{
+			struct pft_config c = p->cfg;
+			struct pft_features f;
+			c.etmcr = p->regs[PFT_PTM_ETMCR];
+			c.etmccer = p->regs[PFT_PTM_ETMCCER];
+			c.etmidr = p->regs[PFT_PTM_ETMIDR];
+			if (pft_config_features(&c, &f) < 0) {
+				p->regs[regno] = old;
+				return -PFT_E_BAD_CONFIG;
+			}
+		}
 		/* A feature change (allowed by the spec only with ProgBit set):
 		 * stop, reconfigure, restart with full synchronisation. */
 		if (was)
@@ -395,6 +407,12 @@ int pft_ptm_load_ini_regs(struct pft_ptm *p, const char *text, size_t len)
 	int in_regs = 0, seen = 0, count = 0, have_cr = 0;
 	uint32_t cr = 0;
 	size_t i = 0;
+	/* Program as the spec says (3.15.4): ProgBit set first, ETMCR last. */
+	if (!(p->regs[PFT_PTM_ETMCR] & 0x400u)) {
+		int rc = pft_ptm_set_reg(p, PFT_PTM_ETMCR, p->regs[PFT_PTM_ETMCR] | 0x400u);
+		if (rc < 0)
+			return rc;
+	}
 	while (i < len) {
 		size_t e = i;
 		while (e < len && text[e] != '\n')
