@@ -14,6 +14,7 @@
  * Every byte fed is reported in exactly one item.  Readers never change the
  * decoder state unless they return a complete packet, so a reader can be
  * retried when more bytes arrive. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +38,8 @@ struct pft_pkt_decoder {
 
 	const uint8_t *buf;   /* current chunk (borrowed) */
 	size_t len, pos;
+	size_t fast_lim;      /* pos < fast_lim: in sync, no partial packet, and
+	                         PKT_FAST_AVAIL bytes readable (see upd_fast) */
 	uint64_t buf_off;     /* stream offset of buf[0] */
 
 	uint8_t mode;
@@ -96,12 +99,36 @@ struct addr_res {
 
 /* Address bytes of a branch or WPU (spec 7.1, 7.4).  Returns 1, NEED_MORE,
  * or R_ERROR for undefined ISA bits in byte 4 (ar->n = 5). */
-static inline int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, size_t avail,
-			  struct addr_res *ar)
+static PKT_INLINE int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, size_t avail,
+			      struct addr_res *ar, const int fast)
 {
 	unsigned n, s, k;
 	uint32_t v;
 
+#if PKT_FAST
+	if (fast) {
+		/* the address ends at the first byte 0-3 with C clear, or at 4 */
+		uint64_t w = pkt_ld64(p);
+		uint64_t stop = (~w & 0x80808080ull) | 0x8000000000ull;
+		n = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+		if (n < 5) {
+			static const uint8_t bits[5] = { 0, 6, 12, 19, 26 };
+			unsigned nb = bits[n];
+			s = pkt_isa_shift(st->base_isa);
+			v = (uint32_t)(((w >> 1) & 0x3F) | ((w >> 8) & 0x7F) << 6 |
+				       ((w >> 16) & 0x7F) << 13 | ((w >> 24) & 0x7F) << 20);
+			v &= (1u << nb) - 1; /* drops the X bit of the last byte */
+			ar->n = (uint8_t)n;
+			ar->x = n > 1 ? (uint8_t)((w >> (8 * (n - 1) + 6)) & 1) : 0;
+			ar->addr = (st->base_addr & ~((1u << (s + nb)) - 1)) | v << s;
+			ar->isa = st->base_isa;
+			return 1;
+		}
+		goto full;
+	}
+#else
+	(void)fast;
+#endif
 	if (!(p[0] & 0x80)) {
 		n = 1;
 	} else {
@@ -129,7 +156,12 @@ static inline int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, size
 	}
 	ar->n = (uint8_t)n;
 	if (n == 5) {
-		uint8_t b4 = p[4];
+		uint8_t b4;
+#if PKT_FAST
+full:
+		ar->n = 5;
+#endif
+		b4 = p[4];
 		unsigned isa;
 		if (b4 & 0x20)
 			isa = PFT_ISA_JAZELLE;
@@ -169,15 +201,15 @@ static inline int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, size
 	return 1;
 }
 
-static int rd_branch(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
-		     struct pft_packet *pkt)
+static PKT_INLINE int rd_branch(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+				struct pft_packet *pkt, const int fast)
 {
 	struct addr_res ar;
 	unsigned off, isa, ns = d->st.ns, hyp = d->st.hyp, altis;
 	unsigned flags = 0, exc = 0;
 	int r;
 
-	r = rd_addr(&d->st, p, avail, &ar);
+	r = rd_addr(&d->st, p, avail, &ar, fast);
 	if (r <= 0)
 		return r == R_ERROR ? perr(pkt, PFT_PERR_BAD_ADDRESS, 5) : r;
 	off = ar.n;
@@ -211,11 +243,18 @@ static int rd_branch(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
 	}
 	if (d->cfg.ca) {
 		unsigned n;
-		if (avail <= off)
-			return NEED_MORE;
-		n = pkt_read_cc(p + off, avail - off, &pkt->cycles);
-		if (!n)
-			return NEED_MORE;
+#if PKT_FAST
+		if (fast) {
+			n = pkt_read_cc_fast(p + off, &pkt->cycles);
+		} else
+#endif
+		{
+			if (avail <= off)
+				return NEED_MORE;
+			n = pkt_read_cc(p + off, avail - off, &pkt->cycles);
+			if (!n)
+				return NEED_MORE;
+		}
 		off += n;
 		pkt->cc_bytes = (uint8_t)n;
 		flags |= PFT_PKT_F_CC;
@@ -245,7 +284,7 @@ static int rd_wpu(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
 
 	if (avail < 2)
 		return NEED_MORE;
-	r = rd_addr(&d->st, p + 1, avail - 1, &ar);
+	r = rd_addr(&d->st, p + 1, avail - 1, &ar, 0);
 	if (r <= 0)
 		return r == R_ERROR ? perr(pkt, PFT_PERR_BAD_ADDRESS, 6) : r;
 	off = 1u + ar.n;
@@ -387,7 +426,7 @@ static inline int decode_one(struct pft_pkt_decoder *d, const uint8_t *p, size_t
 			return (int)n;
 		}
 	case PFT_PKT_BRANCH:
-		return rd_branch(d, p, avail, pkt);
+		return rd_branch(d, p, avail, pkt, 0);
 	case PFT_PKT_ISYNC:
 		return rd_isync(d, p, avail, pkt);
 	case PFT_PKT_TIMESTAMP:
@@ -430,7 +469,40 @@ static inline int decode_one(struct pft_pkt_decoder *d, const uint8_t *p, size_t
 	}
 }
 
+#if PKT_FAST
+/* decode_one with at least PKT_FAST_AVAIL readable bytes: atoms and branch
+ * addresses (most packets) without bounds checks or loops. */
+static PKT_INLINE int decode_fast(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+				  struct pft_packet *pkt)
+{
+	uint8_t h = p[0];
+
+	if (h & 1)
+		return rd_branch(d, p, avail, pkt, 1);
+	if ((h & 0x80) && d->cfg.ca) {
+		unsigned n = pkt_read_cc_fast(p, &pkt->cycles);
+		pkt->type = PFT_PKT_ATOM;
+		pkt->atom_count = 1;
+		pkt->atoms = !(h & 2);
+		pkt->cc_bytes = (uint8_t)n;
+		pkt->flags = PFT_PKT_F_CC;
+		pkt->size = n;
+		return (int)n;
+	}
+	return decode_one(d, p, avail, pkt);
+}
+#else
+#define decode_fast decode_one
+#endif
+
 /* ---- public API --------------------------------------------------------- */
+
+static inline void upd_fast(struct pft_pkt_decoder *d)
+{
+	d->fast_lim = (PKT_FAST && d->mode == M_SYNC && !d->part_len && d->len >= PKT_FAST_AVAIL)
+			      ? d->len - PKT_FAST_AVAIL + 1
+			      : 0;
+}
 
 struct pft_pkt_decoder *pft_pkt_decoder_alloc(const struct pft_config *cfg)
 {
@@ -468,6 +540,7 @@ int pft_pkt_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len)
 	dec->pos = 0;
 	dec->run_start = 0;
 	dec->drained = 0;
+	upd_fast(dec);
 	return 0;
 }
 
@@ -502,10 +575,18 @@ static void enter_search(struct pft_pkt_decoder *d)
 	d->zrun = 0;
 }
 
+static void resync(struct pft_pkt_decoder *dec);
+
 void pft_pkt_resync(struct pft_pkt_decoder *dec)
 {
 	if (!dec)
 		return;
+	resync(dec);
+	upd_fast(dec);
+}
+
+static void resync(struct pft_pkt_decoder *dec)
+{
 	if (dec->mode == M_SYNC && dec->part_len && !dec->has_pend) {
 		struct pft_packet *u = &dec->pend;
 		memset(u, 0, sizeof(*u));
@@ -608,7 +689,95 @@ static int on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t 
 
 static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt);
 
+#if PKT_FAST
+#define PKT_NOINLINE __attribute__((noinline))
+#else
+#define PKT_NOINLINE
+#endif
+
+
+static PKT_NOINLINE int next_general(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
+				     size_t size);
+#if PKT_FAST
+static PKT_NOINLINE int next_branch(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
+				    size_t size, const uint8_t *p);
+#endif
+
+/* The hot path: atoms and branch addresses in the middle of a chunk (most
+ * packets) are decoded here; anything else goes to next_general(). */
 int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+#if PKT_FAST
+	if (dec && pkt && size >= sizeof(*pkt) && dec->pos < dec->fast_lim) {
+		const uint8_t *p = dec->buf + dec->pos;
+		uint8_t h = p[0];
+		if ((h & 0x81) == 0x80) {
+			uint64_t raw = pkt_ld64(p);
+			uint32_t cyc = 0;
+			unsigned n = 1, count, atoms;
+			if (dec->cfg.ca) {
+				n = pkt_read_cc_fast(p, &cyc);
+				count = 1;
+				atoms = !(h & 2);
+			} else {
+				uint8_t a = pft_pkt_atom_table[h];
+				if (!a)
+					return next_general(dec, pkt, size);
+				count = a >> 5;
+				atoms = a & 0x1Fu;
+			}
+			raw &= ~0ull >> (64 - 8 * n); /* n <= 5 */
+			memset(pkt, 0, sizeof(*pkt));
+			pkt->offset = dec->buf_off + dec->pos;
+			pkt->size = n;
+			pkt->type = PFT_PKT_ATOM;
+			pkt->flags = dec->cfg.ca ? PFT_PKT_F_CC : 0;
+			pkt->cycles = cyc;
+			pkt->atoms = atoms;
+			pkt->atom_count = (uint8_t)count;
+			pkt->cc_bytes = dec->cfg.ca ? (uint8_t)n : 0;
+			pkt->nbytes = (uint8_t)n;
+			memcpy(pkt->bytes, &raw, 8);
+			dec->pos += n;
+			return 0;
+		}
+		if (h & 1)
+			return next_branch(dec, pkt, size, p);
+	}
+#endif
+	return next_general(dec, pkt, size);
+}
+
+#if PKT_FAST
+/* A branch address packet with PKT_FAST_AVAIL bytes readable. */
+static PKT_NOINLINE int next_branch(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
+				    size_t size, const uint8_t *p)
+{
+	int r;
+
+	memset(pkt, 0, sizeof(*pkt));
+	r = rd_branch(dec, p, PKT_FAST_AVAIL, pkt, 1);
+	if (r > 0) {
+		pkt->offset = dec->buf_off + dec->pos;
+		copy_raw(pkt, p, PKT_FAST_AVAIL, (unsigned)r);
+		dec->pos += (size_t)r;
+		return 0;
+	}
+	return next_general(dec, pkt, size);
+}
+#endif
+
+static int next_general_impl(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
+
+static int next_general(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	int r = next_general_impl(dec, pkt, size);
+	if (dec)
+		upd_fast(dec);
+	return r;
+}
+
+static int next_general_impl(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {
 	if (!dec || !pkt || size < sizeof(*pkt))
 		return -PFT_E_INVAL;
@@ -618,7 +787,10 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 		int r;
 
 		memset(pkt, 0, sizeof(*pkt));
-		r = decode_one(dec, p, avail, pkt);
+		if (avail >= PKT_FAST_AVAIL)
+			r = decode_fast(dec, p, avail, pkt);
+		else
+			r = decode_one(dec, p, avail, pkt);
 		if (r > 0) {
 			pkt->offset = dec->buf_off + dec->pos;
 			copy_raw(pkt, p, avail, (unsigned)r);
@@ -660,7 +832,7 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 
 			if (!d->part_len) {
 				if (d->pos < d->len)
-					return pft_pkt_next(d, pkt, sizeof(*pkt));
+					return next_general_impl(d, pkt, sizeof(*pkt));
 				goto chunk_done;
 			}
 			/* complete the packet cut at the end of the last chunk */

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "pft/packet.h"
 
@@ -68,6 +69,45 @@ static inline unsigned pkt_read_cc(const uint8_t *p, size_t avail, uint32_t *val
 	*val = v;
 	return i + 1;
 }
+
+/* Fast paths: when at least PKT_FAST_AVAIL bytes are readable, sub-fields
+ * are read with 8-byte loads and the field length found from the
+ * continuation bits with one count-trailing-zeros, without a loop.  Needs a
+ * little-endian host and GCC/clang builtins; elsewhere PKT_FAST is 0 and
+ * only the byte-by-byte readers are used. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PKT_FAST 1
+#define PKT_INLINE inline __attribute__((always_inline))
+#else
+#define PKT_FAST 0
+#define PKT_INLINE inline
+#endif
+#define PKT_FAST_AVAIL 16 /* > longest packet (15) */
+
+static inline uint64_t pkt_ld64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+#if PKT_FAST
+/* pkt_read_cc with 8 readable bytes at p. */
+static PKT_INLINE unsigned pkt_read_cc_fast(const uint8_t *p, uint32_t *val)
+{
+	static const uint32_t keep[6] = { 0, 0xFu, 0x7FFu, 0x3FFFFu, 0x1FFFFFFu, 0xFFFFFFFFu };
+	uint64_t w = pkt_ld64(p);
+	/* a set bit marks the last byte: byte 0 with C (b6) clear, bytes 1-3
+	 * with C (b7) clear, byte 4 always */
+	uint64_t stop = (~w & 0x80808040ull) | 0x100000000ull;
+	unsigned n = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+	uint32_t v = (uint32_t)((w >> 2) & 0xF) | (uint32_t)((w >> 8) & 0x7F) << 4 |
+		     (uint32_t)((w >> 16) & 0x7F) << 11 | (uint32_t)((w >> 24) & 0x7F) << 18 |
+		     (uint32_t)((w >> 32) & 0x7F) << 25;
+	*val = v & keep[n];
+	return n;
+}
+#endif
 
 /* Fewest cycle-count bytes that hold v (Table 4-8). */
 static inline unsigned pkt_cc_size(uint32_t v)

@@ -1,0 +1,287 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Packet decoding speed: libpft beside OpenCSD's PTM packet processor, on
+ * the same bytes in the same run.
+ *
+ * Usage:
+ *   bench_packet [--mib N] [--chunk BYTES] [--reps N] [--shared DIR] [--cov]
+ *
+ *   --mib N       size of the stream to decode, in MiB (default 64)
+ *   --chunk BYTES bytes given to each decoder per call (default 1048576)
+ *   --reps N      runs per decoder; the fastest is reported (default 3)
+ *   --shared DIR  folder holding data/ptm (default $PFT_SHARED, else ../shared)
+ *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
+ *
+ * The stream: TC2 (data/ptm/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
+ * de-formatted by libpft's frame layer (4533 bytes), from its first A-sync on
+ * (4412 bytes, which start with an A-sync and end on a packet boundary),
+ * repeated until the size is reached.  Registers as in the snapshot:
+ * ETMCR 0x10001000 (cycle-accurate, timestamps), ETMCCER 0x34C01AC2,
+ * ETMIDR 0x411CF312.
+ *
+ * libpft: pft_pkt_feed / pft_pkt_next, every packet pulled into a struct
+ * pft_packet.  OpenCSD: a single-source decode tree with the PTM packet
+ * processor only (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink callback.
+ * Both count the packets they return; the counts must agree (printed, and
+ * the exit status is 1 if they do not).  MB/s are 10^6 bytes per second. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <opencsd/c_api/opencsd_c_api.h>
+
+#include "pft/frame.h"
+#include "pft/packet.h"
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n > 0 ? (size_t)n : 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+struct counts {
+	uint64_t packets; /* decoded packets (not unsynced / error items) */
+	uint64_t other;   /* unsynced, error, not-sync items */
+};
+
+static double run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+		      size_t chunk, struct counts *c)
+{
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
+	struct pft_packet p;
+	size_t pos = 0;
+	double t0;
+	int r;
+
+	memset(c, 0, sizeof(*c));
+	if (!d)
+		return -1;
+	t0 = now();
+	for (;;) {
+		size_t n = len - pos < chunk ? len - pos : chunk;
+		pft_pkt_feed(d, buf + pos, n);
+		pos += n;
+		if (pos == len)
+			pft_pkt_end(d);
+		while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+			if (p.type == PFT_PKT_UNSYNCED || p.type == PFT_PKT_ERROR)
+				c->other++;
+			else
+				c->packets++;
+		}
+		if (r != -PFT_E_AGAIN)
+			break;
+	}
+	t0 = now() - t0;
+	pft_pkt_decoder_free(d);
+	return r == -PFT_E_EOS ? t0 : -1;
+}
+
+static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t op,
+				      const ocsd_trc_index_t index, const void *pkt_in)
+{
+	struct counts *c = (struct counts *)ctx;
+	const ocsd_ptm_pkt *pkt = pkt_in;
+
+	(void)index;
+	if (op != OCSD_OP_DATA)
+		return OCSD_RESP_CONT;
+	switch (pkt->type) {
+	case PTM_PKT_NOTSYNC:
+	case PTM_PKT_INCOMPLETE_EOT:
+	case PTM_PKT_NOERROR:
+	case PTM_PKT_BAD_SEQUENCE:
+	case PTM_PKT_RESERVED:
+		c->other++;
+		break;
+	default:
+		c->packets++;
+		break;
+	}
+	return OCSD_RESP_CONT;
+}
+
+static double run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+		       size_t chunk, struct counts *c)
+{
+	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_ptm_cfg pc;
+	unsigned char csid = 0;
+	size_t pos = 0;
+	double t0;
+	FnDefPktDataIn fn = ocsd_sink;
+	void *fnp; /* the C API takes the callback as a void pointer */
+
+	memcpy(&fnp, &fn, sizeof(fnp));
+	memset(c, 0, sizeof(*c));
+	if (!t)
+		return -1;
+	memset(&pc, 0, sizeof(pc));
+	pc.reg_idr = cfg->etmidr;
+	pc.reg_ctrl = cfg->etmcr;
+	pc.reg_ccer = cfg->etmccer;
+	pc.reg_trc_id = cfg->etmtraceidr;
+	pc.arch_ver = ARCH_V7;
+	pc.core_prof = profile_CortexA;
+	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_PACKET_PROC, &pc,
+				   &csid) != OCSD_OK ||
+	    ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, fnp,
+					   c) != OCSD_OK) {
+		ocsd_destroy_dcd_tree(t);
+		return -1;
+	}
+	t0 = now();
+	while (pos < len) {
+		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
+		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
+							      &done);
+		if (OCSD_DATA_RESP_IS_FATAL(r) || done == 0) {
+			ocsd_destroy_dcd_tree(t);
+			return -1;
+		}
+		pos += done;
+	}
+	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	t0 = now() - t0;
+	ocsd_destroy_dcd_tree(t);
+	return t0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *shared = getenv("PFT_SHARED");
+	size_t mib = 64, chunk = 1 << 20, len, slen = 0, blen, i;
+	int reps = 3, cov = 0, k;
+	char path[1024];
+	uint8_t *cap, *stream, *big;
+	struct pft_config cfg;
+	struct counts cp, co;
+	double best_p = 1e30, best_o = 1e30;
+
+	for (k = 1; k < argc; k++) {
+		if (!strcmp(argv[k], "--mib") && k + 1 < argc)
+			mib = strtoul(argv[++k], NULL, 0);
+		else if (!strcmp(argv[k], "--chunk") && k + 1 < argc)
+			chunk = strtoul(argv[++k], NULL, 0);
+		else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
+			reps = atoi(argv[++k]);
+		else if (!strcmp(argv[k], "--shared") && k + 1 < argc)
+			shared = argv[++k];
+		else if (!strcmp(argv[k], "--cov"))
+			cov = 1;
+		else {
+			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] "
+					"[--shared DIR] [--cov]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (!shared)
+		shared = "../shared";
+	if (!mib || !chunk || chunk > 0xFFFFFFFFu || reps < 1) {
+		fprintf(stderr, "bench_packet: bad --mib, --chunk or --reps\n");
+		return 2;
+	}
+	pft_config_init(&cfg);
+	if (cov) {
+		snprintf(path, sizeof(path), "%s/data/ptm/trace_cov_a15/PTM_0_2.bin", shared);
+		cfg.etmcr = 0x20000400u;
+		cfg.etmtraceidr = 0x02;
+	} else {
+		snprintf(path, sizeof(path), "%s/data/ptm/TC2/cstrace.bin", shared);
+		cfg.etmcr = 0x10001000u;
+		cfg.etmtraceidr = 0x13;
+	}
+	cfg.etmccer = 0x34C01AC2u;
+	cfg.etmidr = 0x411CF312u;
+	cap = read_file(path, &len);
+	if (!cap) {
+		fprintf(stderr, "bench_packet: cannot read %s (set --shared or PFT_SHARED)\n", path);
+		return 2;
+	}
+	if (cov) {
+		stream = cap;
+		slen = len;
+	} else {
+		int64_t n;
+		stream = malloc(len);
+		n = stream ? pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, len, stream, len, NULL)
+			   : -1;
+		if (n <= 0) {
+			fprintf(stderr, "bench_packet: no trace ID 0x13 in %s\n", path);
+			return 2;
+		}
+		slen = (size_t)n;
+	}
+	/* start at the first A-sync (5 zeros and 0x80) */
+	for (i = 0; i + 6 <= slen; i++)
+		if (!memcmp(stream + i, "\0\0\0\0\0\x80", 6))
+			break;
+	if (i + 6 > slen) {
+		fprintf(stderr, "bench_packet: no A-sync in the stream\n");
+		return 2;
+	}
+	blen = mib << 20;
+	big = malloc(blen + slen);
+	if (!big)
+		return 2;
+	for (len = 0; len < blen; len += slen - i)
+		memcpy(big + len, stream + i, slen - i);
+	printf("stream: %s%s, %zu bytes from offset %zu, repeated to %zu bytes (%.1f MiB); "
+	       "chunk %zu\n", path, cov ? "" : " ID 0x13", slen - i, i, len,
+	       (double)len / (1 << 20), chunk);
+
+	for (k = 0; k < reps; k++) {
+		double tp = run_pft(&cfg, big, len, chunk, &cp);
+		double to = run_ocsd(&cfg, big, len, chunk, &co);
+		if (tp < 0 || to < 0) {
+			fprintf(stderr, "bench_packet: a decoder failed (libpft %s, OpenCSD %s)\n",
+				tp < 0 ? "failed" : "ok", to < 0 ? "failed" : "ok");
+			return 2;
+		}
+		if (tp < best_p)
+			best_p = tp;
+		if (to < best_o)
+			best_o = to;
+	}
+	printf("libpft : %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n",
+	       (double)len / best_p / 1e6, (unsigned long long)cp.packets,
+	       (unsigned long long)cp.other, best_p);
+	printf("OpenCSD: %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n",
+	       (double)len / best_o / 1e6, (unsigned long long)co.packets,
+	       (unsigned long long)co.other, best_o);
+	printf("ratio  : %.1fx\n", best_o / best_p);
+	if (cp.packets != co.packets) {
+		printf("packet counts differ\n");
+		return 1;
+	}
+	printf("packet counts agree\n");
+	free(big);
+	if (stream != cap)
+		free(stream);
+	free(cap);
+	return 0;
+}
