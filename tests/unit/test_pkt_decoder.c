@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pft/frame.h"
 #include "pkt_util.h"
 #include "pkt_vectors.h"
 
@@ -140,6 +141,83 @@ static void check_unknown_base(void)
 	CHECK_EQ(out[4].address, 0x8000105C);
 }
 
+/* TC2 trace ID 0x13 (de-formatted by the frame layer): packet counts per
+ * type as listed by trc_pkt_lister (pkt_proc_logs/trc_pkt_lister_0x13.ppl),
+ * and the values the layouts document quotes. */
+static void check_tc2(void)
+{
+	static const struct {
+		uint64_t s;
+		int type;
+		uint64_t value; /* address or timestamp */
+		int64_t cycles;
+	} spots[] = {
+		{ 121, PFT_PKT_ASYNC, 0, NA },
+		{ 127, PFT_PKT_ISYNC, 0xC0018D82, NA },
+		{ 133, PFT_PKT_TIMESTAMP, 0x82F9D18BCCull, 0 },
+		{ 149, PFT_PKT_ISYNC, 0xC0018DDE, 51 },
+		{ 187, PFT_PKT_BRANCH, 0xC00185A2, 378 },
+		{ 191, PFT_PKT_BRANCH, 0xC02F5B3A, 1 },
+		{ 212, PFT_PKT_BRANCH, 0xC00546A8, 142 },
+		{ 990, PFT_PKT_BRANCH, 0xC00083DA, 2 },
+		{ 1503, PFT_PKT_BRANCH, 0xC02F5B4E, 68 },
+		{ 1509, PFT_PKT_EXCEPTION_RETURN, 0, NA },
+		{ 1510, PFT_PKT_TIMESTAMP, 0x82F9D18E80ull, 0 },
+		{ 2574, PFT_PKT_ISYNC, 0xC003923C, 3701 },
+		{ 2658, PFT_PKT_BRANCH, 0xB6EF6A1C, 397 },
+		{ 4406, PFT_PKT_ASYNC, 0, NA },
+		{ 4530, PFT_PKT_TIMESTAMP, 0x82F9D19948ull, 0 },
+	};
+	static struct pft_packet out[2000];
+	struct pft_config c = pkt_cfg(C_TC2);
+	char path[512];
+	size_t len, i;
+	uint8_t *cap = check_read_file(check_shared_path(path, sizeof(path),
+							 "data/ptm/TC2/cstrace.bin"), &len);
+	uint8_t *s;
+	int64_t sl;
+	int k, j, count[PFT_PKT_NR_TYPES] = { 0 };
+
+	CHECK(cap != NULL);
+	if (!cap)
+		return;
+	s = malloc(len);
+	sl = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, len, s, len, NULL);
+	CHECK_EQ(sl, 4533);
+	k = sl > 0 ? pkt_decode_all(&c, s, (size_t)sl, out, 2000) : -1;
+	CHECK_EQ(k, 1790);
+	for (j = 0; j < k; j++)
+		count[out[j].type]++;
+	CHECK_EQ(out[0].type, PFT_PKT_UNSYNCED);
+	CHECK_EQ(out[0].size, 121);
+	CHECK_EQ(count[PFT_PKT_UNSYNCED], 1);
+	CHECK_EQ(count[PFT_PKT_ERROR], 0);
+	CHECK_EQ(count[PFT_PKT_ATOM], 1283);
+	CHECK_EQ(count[PFT_PKT_BRANCH], 315);
+	CHECK_EQ(count[PFT_PKT_ISYNC], 140);
+	CHECK_EQ(count[PFT_PKT_TIMESTAMP], 42);
+	CHECK_EQ(count[PFT_PKT_ASYNC], 5);
+	CHECK_EQ(count[PFT_PKT_EXCEPTION_RETURN], 4);
+	for (i = 0; i < sizeof(spots) / sizeof(spots[0]); i++) {
+		const struct pft_packet *p = NULL;
+		for (j = 0; j < k; j++)
+			if (out[j].offset == spots[i].s)
+				p = &out[j];
+		CHECK(p != NULL);
+		if (!p)
+			continue;
+		CHECK_EQ(p->type, spots[i].type);
+		if (p->type == PFT_PKT_TIMESTAMP)
+			CHECK_EQ(p->timestamp, spots[i].value);
+		else if (p->type == PFT_PKT_ISYNC || p->type == PFT_PKT_BRANCH)
+			CHECK_EQ(p->address, spots[i].value);
+		if (spots[i].cycles != NA)
+			CHECK_EQ(p->cycles, (uint64_t)spots[i].cycles);
+	}
+	free(s);
+	free(cap);
+}
+
 int main(void)
 {
 	size_t i;
@@ -148,5 +226,6 @@ int main(void)
 		check_vector(&pkt_vectors[i]);
 	check_cov();
 	check_unknown_base();
+	check_tc2();
 	return check_report();
 }
