@@ -330,11 +330,14 @@ static inline void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 	} else if (w < 92 && g->nexcs) {
 		in.kind = PK_EXC_RET;
 		in.wp_class = PFT_WP_INDIRECT;
+		/* SUBS PC, LR, #imm is UNDEFINED in Hyp mode (ERET is not): with
+		 * Hyp changes in the program, only ERET */
+		int subs = !g->o.hyp && prog_rn(g, 2);
 		if (arm)
-			in.opcode = prog_rn(g, 2) ? ((cond << 28) | 0x025EF004u) : ((cond << 28) | 0x0160006Eu);
+			in.opcode = subs ? ((cond << 28) | 0x025EF004u) : ((cond << 28) | 0x0160006Eu);
 		else if (can32) {
 			in.size = 4;
-			in.opcode = 0xF3DE8F00u | (prog_rn(g, 2) ? 4 : 0);
+			in.opcode = 0xF3DE8F00u | (subs ? 4 : 0);
 		} else
 			goto nop16;
 	} else if (w < 95) {

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "pft/flow.h"
+#include "pft/image.h"
 #include "ptm_check.h"
 #include "ptm_prog.h"
 
@@ -61,6 +63,122 @@ static uint32_t expected(const struct prog *g, const struct te_cfg *t, const str
 				out[n++] = &g->ev[i];
 	}
 	return n;
+}
+
+/* The same stream through the library's flow decoder, with the program's
+ * memory as its image: the instructions, exceptions, context IDs, VMIDs,
+ * cycle counts and timestamps must be the executed ones.  Returns the
+ * number of disagreements; msg says the first. */
+static unsigned flow_check(const struct prog *g, const struct pft_config *cfg,
+			   const struct pft_features *f, const uint8_t *buf, size_t len,
+			   const struct prog_ev **exp, uint32_t nexp, char *msg, size_t cap)
+{
+	static const uint32_t cm[5] = { 0, 0xFF, 0xFFFF, 0, 0xFFFFFFFFu };
+	struct pft_image *img = pft_image_alloc();
+	unsigned errs = 0;
+	uint32_t k = 0;
+	uint64_t cum = 0;
+	struct pft_flow_item it;
+	char m[256];
+	msg[0] = '\0';
+	for (int i = 0; i < 2; i++)
+		pft_image_add_buffer(img, g->r[i].base, g->r[i].mem, PROG_REGION);
+	struct pft_flow_decoder *d = pft_flow_alloc(cfg, img);
+	if (!d) {
+		pft_image_free(img);
+		snprintf(msg, cap, "pft_flow_alloc failed");
+		return 1;
+	}
+	pft_flow_feed(d, buf, len);
+	pft_flow_end(d);
+#define FAIL(...) do { if (!errs++) { snprintf(m, sizeof(m), __VA_ARGS__); snprintf(msg, cap, "flow offset %llu: %s", (unsigned long long)it.offset, m); } } while (0)
+	while (!errs && pft_flow_next(d, &it, sizeof(it)) == 0) {
+		if (it.kind == PFT_FLOW_RANGE) {
+			for (uint32_t i = 0; i < it.ninsns && !errs; i++, k++) {
+				if (k >= nexp || exp[k]->exc || exp[k]->addr != it.insns[i].addr)
+					FAIL("insn 0x%llx, executed %s 0x%llx (item %u)",
+					     (unsigned long long)it.insns[i].addr,
+					     k < nexp && exp[k]->exc ? "exception" : "insn",
+					     k < nexp ? (unsigned long long)exp[k]->addr : 0ull, k);
+				else if ((it.flags & PFT_FLOW_F_CID) &&
+					 ((it.context_id ^ exp[k]->cid) & cm[f->contextid_bytes]))
+					FAIL("context ID 0x%x at 0x%llx, executed 0x%x", it.context_id,
+					     (unsigned long long)exp[k]->addr, exp[k]->cid);
+				else if ((it.flags & PFT_FLOW_F_VMID) && f->vmid && it.vmid != exp[k]->vmid)
+					FAIL("VMID %u at 0x%llx, executed %u", it.vmid,
+					     (unsigned long long)exp[k]->addr, exp[k]->vmid);
+			}
+			if (!errs && (it.flags & PFT_FLOW_F_CC) && f->cycle_accurate) {
+				cum += it.cycles;
+				if (k && cum != exp[k - 1]->cycle)
+					FAIL("cycle %llu at 0x%llx, executed at %llu", (unsigned long long)cum,
+					     (unsigned long long)exp[k - 1]->addr,
+					     (unsigned long long)exp[k - 1]->cycle);
+			}
+			continue;
+		}
+		switch (it.type) {
+		case PFT_EV_EXCEPTION:
+			if (k >= nexp || exp[k]->exc != it.value || exp[k]->addr != it.addr)
+				FAIL("exception %llu to 0x%llx, executed %s 0x%llx (item %u)",
+				     (unsigned long long)it.value, (unsigned long long)it.addr,
+				     k < nexp && exp[k]->exc ? "exception" : "insn",
+				     k < nexp ? (unsigned long long)exp[k]->addr : 0ull, k);
+			k++;
+			if (!errs && (it.flags & PFT_FLOW_F_CC) && f->cycle_accurate) {
+				cum += it.cycles;
+				if (cum != exp[k - 1]->cycle)
+					FAIL("exception cycle %llu, executed at %llu", (unsigned long long)cum,
+					     (unsigned long long)exp[k - 1]->cycle);
+			}
+			break;
+		case PFT_EV_TRACE_ON:
+			if ((it.flags & PFT_FLOW_F_CC) && f->cycle_accurate)
+				cum += it.cycles;
+			break;
+		case PFT_EV_TIMESTAMP:
+			if ((it.flags & PFT_FLOW_F_CC) && f->cycle_accurate)
+				cum += it.cycles;
+			if (k && (f->minor >= 1 ? it.value != exp[k - 1]->ts : it.value < exp[k - 1]->ts))
+				FAIL("timestamp 0x%llx after item %u, expected 0x%llx",
+				     (unsigned long long)it.value, k - 1, (unsigned long long)exp[k - 1]->ts);
+			break;
+		case PFT_EV_EXCEPTION_RETURN:
+		case PFT_EV_CONTEXT_ID:
+		case PFT_EV_VMID:
+		case PFT_EV_TRIGGER:
+		case PFT_EV_SECURITY:
+			break;
+		default:
+			FAIL("event %s (reason %u)", pft_flow_event_name((enum pft_flow_event)it.type),
+			     it.reason);
+			break;
+		}
+	}
+#undef FAIL
+	if (errs && getenv("PFT_PTM_DEBUG") && k > 1) {
+		for (uint32_t j = k > 4 ? k - 4 : 0; j < k && j < nexp; j++) {
+			const struct prog_ev *e = exp[j];
+			const struct prog_region *r = NULL;
+			for (int i = 0; i < 2; i++)
+				if (e->addr >= g->r[i].base && e->addr < g->r[i].base + PROG_REGION)
+					r = &g->r[i];
+			const struct prog_insn *pi = r && !e->exc ? &r->insn[(e->addr - r->base) / 2] : NULL;
+			fprintf(stderr, "  item %u: %s 0x%llx", j, e->exc ? "exc" : "insn",
+				(unsigned long long)e->addr);
+			if (pi)
+				fprintf(stderr, " op 0x%08x size %u kind %u isa %u target 0x%llx", pi->opcode,
+					pi->size, pi->kind, pi->isa, (unsigned long long)pi->target);
+			fprintf(stderr, "\n");
+		}
+	}
+	if (!errs && k != nexp) {
+		snprintf(msg, cap, "flow decoded %u items, executed and enabled %u", k, nexp);
+		errs++;
+	}
+	pft_flow_free(d);
+	pft_image_free(img);
+	return errs;
 }
 
 static unsigned empty_cases;
@@ -180,6 +298,13 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	uint8_t *buf = malloc(cap);
 	len = pft_ptm_read(ptm, buf, cap);
 
+	if (getenv("PFT_PTM_DUMP")) {
+		FILE *fp = fopen(getenv("PFT_PTM_DUMP"), "wb");
+		if (fp) {
+			fwrite(buf, 1, len, fp);
+			fclose(fp);
+		}
+	}
 	const struct prog_ev **exp = malloc((g->nev + 1) * sizeof(*exp));
 	uint32_t nexp = expected(g, &t, exp);
 
@@ -237,6 +362,18 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 		       c.excs, c.wpus, c.ts, c.cids, c.vmids, c.erets);
 	}
 	CHECK_EQ(c.errors, 0);
+	{
+		char fm[300];
+		unsigned fe = flow_check(g, &cfg, &f, buf, len, exp, nexp, fm, sizeof(fm));
+		if (fe) {
+			fprintf(stderr,
+				"seed %llu: ETMCR 0x%08X ETMIDR 0x%08X ETMCCER 0x%08X SYNCFR 0x%X te %d: %s\n",
+				(unsigned long long)seed, cfg.etmcr, cfg.etmidr, cfg.etmccer,
+				cfg.etmsyncfr, (int)t.mode, fm);
+			fails++;
+		}
+		CHECK_EQ(fe, 0);
+	}
 	if (!nexp)
 		empty_cases++;
 	free(c.out);
