@@ -14,6 +14,19 @@
 
 static char dir[64];
 
+static void cleanup(void)
+{
+	static const char *const names[4] = { "snapshot.ini", "trace.ini", "a.ini", "b.ini" };
+	char p[128];
+	int k;
+
+	for (k = 0; k < 4; k++) {
+		snprintf(p, sizeof p, "%s/%s", dir, names[k]);
+		remove(p);
+	}
+	rmdir(dir);
+}
+
 static void put(const char *name, const uint8_t *d, size_t n)
 {
 	char p[128];
@@ -41,6 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		strcpy(dir, "/tmp/pft_fuzz_snapXXXXXX");
 		if (!mkdtemp(dir))
 			abort();
+		atexit(cleanup);
 	}
 	if (ini_parse(&ini, "fuzz.ini", (const char *)data, size, msg, sizeof msg) == 0)
 		ini_free(&ini);

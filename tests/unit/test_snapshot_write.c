@@ -170,6 +170,58 @@ int main(void)
 	lister(tmp, "-id 0x13", &ours);
 	compare(&orig, &ours, "framed snapshot");
 	free_listing(&ours);
+
+	/* TPIU: FSYNC every 4 frames, HSYNCs sprinkled on halfword boundaries;
+	 * OpenCSD reads it with -tpiu_hsync (the buffer is still "coresight").
+	 * Frames are 16 bytes and FSYNCs 4, so w is a multiple of 4. */
+	{
+		struct pft_frame_encoder *enc = pft_frame_encoder_alloc(PFT_FRAME_TPIU, 4, 0);
+		uint8_t *tp = malloc(cap_len * 6), *t2 = malloc(cap_len * 8);
+		size_t w = 0, c, i, n2 = 0;
+		int rr;
+
+		CHECK(enc && tp && t2);
+		rr = pft_frame_encode(enc, 0x13, stream, (size_t)n, tp, cap_len * 6, &c);
+		CHECK(rr > 0 && c == (size_t)n);
+		w = (size_t)rr;
+		rr = pft_frame_encoder_flush(enc, tp + w, cap_len * 6 - w);
+		CHECK(rr > 0);
+		w += (size_t)rr;
+		pft_frame_encoder_free(enc);
+		/* OpenCSD 1.3.3 reads the capture in 32-bit words: it accepts
+		 * HSYNCs in pairs that keep FSYNCs 32-bit aligned, and not right
+		 * before an FSYNC (there it stops with "Data Path fatal error").
+		 * test_frame and test_frame_roundtrip cover single HSYNCs at any
+		 * halfword, including before an FSYNC. */
+		for (i = 0; i < w; i += 4) {
+			static const uint8_t fsync[4] = { 0xFF, 0xFF, 0xFF, 0x7F };
+			if (i >= 4 && i % 36 == 8 && memcmp(tp + i, fsync, 4))
+				for (int k = 0; k < 2; k++)
+					t2[n2++] = 0xFF, t2[n2++] = 0x7F;
+			memcpy(t2 + n2, tp + i, 4);
+			n2 += 4;
+		}
+		spec.trace = t2;
+		spec.trace_len = n2;
+		spec.trace_format = PFT_FRAME_CORESIGHT;
+		CHECK_EQ(pft_snapshot_write(tmp, &spec, msg, sizeof msg), 0);
+		lister(tmp, "-id 0x13 -tpiu_hsync", &ours);
+		compare(&orig, &ours, "TPIU capture with FSYNC and HSYNC");
+		free_listing(&ours);
+		{
+			/* and ours reads it back */
+			uint8_t *back2 = malloc((size_t)n + 64);
+			struct pft_frame_stats fst;
+			int64_t m = pft_frame_extract(PFT_FRAME_TPIU, 0x13, t2, n2, back2, (size_t)n + 64, &fst);
+			CHECK_EQ(m, n);
+			CHECK(back2 && memcmp(back2, stream, (size_t)n) == 0);
+			CHECK(fst.sync > 0);
+			CHECK_EQ(fst.error + fst.unsynced, 0);
+			free(back2);
+		}
+		free(tp);
+		free(t2);
+	}
 	free_listing(&orig);
 
 	/* Refusals. */
