@@ -37,6 +37,14 @@ are those of ../shared/spec/PFT_PACKET_LAYOUTS.md section 16):
       implementation of the frame rules, below), and checks pft's
       capture_offset against the true offset and OpenCSD's Idx against
       OpenCSD's numbering of the same byte.
+  D7  ThumbEE on branches and waypoint updates: OpenCSD takes the AltIS
+      state only from the last branch that carries exception byte 0 and
+      ignores the AltIS bit of I-syncs, so after an I-sync into ThumbEE it
+      calls the next compressed branch Thumb, and after an I-sync into Thumb
+      it may call it ThumbEE.  pft takes the state from the last I-sync or
+      exception byte 0 (a compressed branch cannot change the instruction
+      set, spec 4.5.4).  Where the ISA is Thumb or ThumbEE, pft must agree
+      on "Thumb family", and OpenCSD's ISA must be what its rule gives.
 Exit status 0 when there are no other differences, 1 otherwise.
 """
 import json
@@ -227,7 +235,8 @@ def main():
         offs = None
 
     compared = 0
-    last_isa = None
+    ocsd_isa = None      # OpenCSD's current ISA: printed, or remembered (D2)
+    ocsd_altis = False   # OpenCSD's AltIS: from branch exception byte 0 only (D7)
     while oi < len(ours) and ti < len(theirs):
         o, t = ours[oi], theirs[ti]
         where = "pft offset %d / OpenCSD Idx %d" % (o["offset"], t["idx"])
@@ -252,11 +261,19 @@ def main():
                     diff("%s: address pft %s vs OpenCSD %s" % (where, hex(o.get("address", 0)),
                                                                hex(t.get("address", 0))))
                 if "isa" in t:
-                    if o.get("isa") != t["isa"]:
-                        diff("%s: ISA pft %s vs OpenCSD %s" % (where, o.get("isa"), t["isa"]))
-                elif ty != "isync" and last_isa is not None and o.get("isa") != last_isa:
-                    diff("%s: ISA changed to %s but OpenCSD prints no ISA (D2)" % (where, o.get("isa")))
-                last_isa = o.get("isa")
+                    ocsd_isa = t["isa"]
+                if ty == "isync":
+                    if o.get("isa") != t.get("isa"):
+                        diff("%s: ISA pft %s vs OpenCSD %s" % (where, o.get("isa"), t.get("isa")))
+                else:
+                    if ty == "branch" and "exception" in o:
+                        ocsd_altis = o.get("altis", False)
+                    want = o.get("isa")
+                    if want in ("T32", "T32EE"):
+                        want = "T32EE" if ocsd_altis else "T32"  # D7
+                    if ocsd_isa != want:
+                        diff("%s: ISA pft %s, OpenCSD %s%s (D2/D7)" %
+                             (where, o.get("isa"), ocsd_isa, "" if "isa" in t else " (not printed)"))
             if ty == "isync":
                 if o.get("reason") != t.get("reason"):
                     diff("%s: I-sync reason pft %s vs OpenCSD %s" % (where, o.get("reason"), t.get("reason")))
