@@ -246,7 +246,8 @@ enum pft_tfo_err {
 	PFT_TFO_ERR_TOO_LONG,       /* TFO header not reached within the queue bound */
 	PFT_TFO_ERR_TRUNCATED,      /* capture ended inside a TFO or a byte */
 	PFT_TFO_ERR_PIPESTAT,       /* PIPESTAT/TRACEPKT value out of range for the port */
-	PFT_TFO_ERR_TFO_IN_TFO      /* a TFO started while a TFO value was being output */
+	PFT_TFO_ERR_TFO_IN_TFO,     /* a TFO started while a TFO value was being output */
+	PFT_TFO_ERR_ORDER           /* a TFO value puts its header before an older TFO's header */
 };
 
 PFT_API const char *pft_tfo_err_str(unsigned detail);

@@ -172,6 +172,7 @@ static const char *const err_strs[] = {
 	"capture ended inside a TFO or a byte",
 	"PIPESTAT or TRACEPKT out of range for the port width",
 	"TFO started while the previous TFO value was being output",
+	"TFO value puts its header before the header of an earlier TFO",
 };
 
 const char *pft_tfo_err_str(unsigned detail)

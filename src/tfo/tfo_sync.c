@@ -25,7 +25,7 @@
 
 #define QCAP 1024u      /* item queue (a TFO holds at most ~400 items) */
 #define QRESERVE 16u    /* room one cycle may need */
-#define MAXPEND 4u      /* TFO headers outstanding at once */
+#define MAXPEND 16u     /* TFO headers outstanding at once */
 
 enum tphase { T_NONE, T_WAIT_VALUE, T_WAIT_HI, T_WAIT_GAP };
 
@@ -37,6 +37,7 @@ struct qitem {
 struct pending {
 	uint32_t left;     /* nibbles (4-bit) or bytes before the header */
 	uint32_t tfo_q;    /* queue sequence number of the TFO item */
+	uint32_t serial;   /* TFOs are numbered in order */
 	uint8_t at_header; /* 4-bit: header low nibble seen */
 };
 
@@ -45,8 +46,9 @@ struct pft_tfo_dec {
 	uint64_t cycle;          /* index of the cycle being processed */
 	uint64_t offset;         /* stream offset of the next delivered byte */
 	uint8_t synced, ended;
-	/* 4-bit byte assembly */
-	uint8_t have_lo, lo, lo_is_header;
+	/* 4-bit byte assembly; while unsynchronised, the nibble phase is still
+	 * known from the end of a TFO value on (slots are 2 nibbles) */
+	uint8_t have_lo, lo, lo_is_header, phase_known, odd;
 	uint64_t lo_cycle;
 	/* TFO value being output */
 	enum tphase tphase;
@@ -54,6 +56,8 @@ struct pft_tfo_dec {
 	uint32_t cur_q;          /* sequence number of the current TFO item */
 	struct pending pend[MAXPEND];
 	unsigned npend;
+	uint32_t serial;         /* of the next TFO */
+	uint32_t anchor;         /* serial of the TFO the nibble phase comes from */
 	/* skipped lanes not yet reported */
 	uint64_t skip_first, skip_last, skip_count;
 	/* item ring; seq numbers grow forever, slot = seq % QCAP */
@@ -167,6 +171,7 @@ static void resolve_tfo(struct pft_tfo_dec *d, uint32_t tfo_q, int have_header, 
 	unsigned reason = 0;
 	int lsm = 0;
 
+
 	if (!have_header) {
 		t->flags |= PFT_TFO_F_NO_HEADER;
 		ph->drop = 1;
@@ -216,6 +221,7 @@ static void lose_sync(struct pft_tfo_dec *d)
 	d->have_lo = 0;
 	d->lo_is_header = 0;
 	d->synced = 0;
+	d->phase_known = 0;
 }
 
 static void deliver(struct pft_tfo_dec *d, const uint8_t *b, unsigned n)
@@ -242,17 +248,64 @@ static void header_arrived(struct pft_tfo_dec *d, unsigned i, uint8_t byte)
 	remove_pending(d, i);
 }
 
-/* One byte lane of an 8/16-bit port. */
-static void byte_lane(struct pft_tfo_dec *d, uint8_t b, uint8_t *out, unsigned *nout)
+/* Drop pending i: a damaged capture put its header where it cannot be. */
+static void drop_pending(struct pft_tfo_dec *d, unsigned i)
+{
+	emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_ORDER);
+	resolve_tfo(d, d->pend[i].tfo_q, 0, 0, 0);
+	remove_pending(d, i);
+}
+
+/* Forget a stored low nibble (reported as skipped); if it was the first
+ * half of a TFO header, that TFO loses its header. */
+static void discard_lo(struct pft_tfo_dec *d)
+{
+	unsigned i;
+
+	if (!d->have_lo)
+		return;
+	skip_lanes(d, 1);
+	if (d->lo_is_header)
+		for (i = 0; i < d->npend; i++)
+			if (d->pend[i].at_header) {
+				drop_pending(d, i);
+				break;
+			}
+	d->have_lo = 0;
+	d->lo_is_header = 0;
+}
+
+/* A data lane (byte, or nibble on a 4-bit port) goes by: count it for every
+ * outstanding header.  Returns the index of the pending TFO whose header
+ * starts at this lane, or MAXPEND.  Two headers cannot share a position:
+ * the newest TFO wins, the others are dropped. */
+static unsigned lane_header(struct pft_tfo_dec *d)
 {
 	unsigned i, hdr = MAXPEND;
 
-	for (i = 0; i < d->npend; i++) {
-		if (d->pend[i].left == 0 && hdr == MAXPEND)
-			hdr = i;
-		else if (d->pend[i].left)
+	for (i = 0; i < d->npend; i++)
+		if (d->pend[i].left == 0 && !d->pend[i].at_header)
+			hdr = i; /* pend[] is oldest first: keeps the newest */
+	for (i = 0; i < d->npend;) {
+		if (d->pend[i].left) {
 			d->pend[i].left--;
+			i++;
+		} else if (!d->pend[i].at_header && i != hdr) {
+			drop_pending(d, i);
+			if (hdr != MAXPEND && hdr > i)
+				hdr--;
+		} else {
+			i++;
+		}
 	}
+	return hdr;
+}
+
+/* One byte lane of an 8/16-bit port. */
+static void byte_lane(struct pft_tfo_dec *d, uint8_t b, uint8_t *out, unsigned *nout)
+{
+	unsigned hdr = lane_header(d);
+
 	if (hdr != MAXPEND) {
 		/* deliver what came before the header first: offsets stay in order */
 		if (*nout) {
@@ -270,22 +323,30 @@ static void byte_lane(struct pft_tfo_dec *d, uint8_t b, uint8_t *out, unsigned *
 /* One data nibble of a 4-bit port (the gap nibble is counted, not given). */
 static void nibble_lane(struct pft_tfo_dec *d, uint8_t n)
 {
-	unsigned i, hdr = MAXPEND;
+	unsigned i, hdr = lane_header(d);
 	uint8_t b;
 
-	for (i = 0; i < d->npend; i++) {
-		if (d->pend[i].left == 0 && !d->pend[i].at_header && hdr == MAXPEND)
-			hdr = i;
-		else if (d->pend[i].left)
-			d->pend[i].left--;
+	if (hdr != MAXPEND) {
+		int trusted = d->synced || d->phase_known;
+		int mid = d->synced ? d->have_lo : d->phase_known && d->odd;
+		unsigned j;
+
+		for (j = 0; j < d->npend && !d->pend[j].at_header; j++)
+			;
+		if (j < d->npend || (trusted && mid && d->pend[hdr].serial < d->anchor)) {
+			/* a header inside a byte of a phase that newer
+			 * information set, or while another header is being
+			 * read: this TFO's count is off */
+			drop_pending(d, hdr);
+			hdr = MAXPEND;
+		}
 	}
 	if (hdr != MAXPEND) {
 		/* the header starts a byte: a stored low nibble means our phase
 		 * was wrong; drop it and start again here */
-		if (d->have_lo) {
-			skip_lanes(d, 1);
-			d->have_lo = 0;
-		}
+		discard_lo(d);
+		if (d->pend[hdr].serial > d->anchor)
+			d->anchor = d->pend[hdr].serial;
 		d->pend[hdr].at_header = 1;
 		d->lo = n;
 		d->have_lo = 1;
@@ -296,6 +357,7 @@ static void nibble_lane(struct pft_tfo_dec *d, uint8_t n)
 	if (!d->have_lo) {
 		if (!d->synced) {
 			skip_lanes(d, 1);
+			d->odd ^= 1;
 			return;
 		}
 		d->lo = n;
@@ -343,7 +405,8 @@ static void start_tfo(struct pft_tfo_dec *d, int trigger)
 		t->flags |= PFT_TFO_F_TRIGGER;
 	emit(d, PFT_TFO_ITEM_STATUS, NULL); /* placeholder for the implied IE */
 	d->cur_trigger = (uint8_t)trigger;
-	d->val_gap_expected = d->port.width == 4 && d->have_lo;
+	d->val_gap_expected = d->port.width == 4 &&
+			      (d->have_lo || (!d->synced && d->phase_known && d->odd));
 	if (d->val_gap_expected)
 		t->flags |= PFT_TFO_F_GAP;
 }
@@ -351,13 +414,38 @@ static void start_tfo(struct pft_tfo_dec *d, int trigger)
 /* The TFO value of the current TFO is known. */
 static void tfo_value(struct pft_tfo_dec *d, unsigned v)
 {
-	struct pending *p = &d->pend[d->npend++];
+	struct pending *p;
+	uint32_t here = d->port.width == 4 ? 2 * v - (v ? d->val_gap_expected : 0) : v;
+	unsigned i;
 
+	/* An older header still in the FIFO lies before this one (FIFO
+	 * order), so it must come sooner; one that does not is from a
+	 * damaged capture: drop it. */
+	for (i = 0; i < d->npend;) {
+		if (d->pend[i].left >= here && !d->pend[i].at_header) {
+			drop_pending(d, i);
+			if (d->synced) {
+				d->synced = 0;
+				discard_lo(d);
+				d->phase_known = 0;
+			}
+		} else {
+			i++;
+		}
+	}
+	p = &d->pend[d->npend++];
 	qat(d, d->cur_q)->it.value = (uint8_t)v;
+	p->serial = d->serial++;
 	p->tfo_q = d->cur_q;
 	p->left = d->port.width == 4 ? 2 * v : v;
 	p->at_header = 0;
 	d->tphase = d->val_gap_expected ? T_WAIT_GAP : T_NONE;
+	if (!d->synced && !d->have_lo) {
+		/* slots start here; after a gap one nibble ends the byte */
+		d->phase_known = 1;
+		d->odd = d->val_gap_expected;
+		d->anchor = p->serial;
+	}
 }
 
 /* A value cycle whose TRACEPKT[3:0] is not a TFO value: bad capture. */
@@ -410,10 +498,12 @@ static void port_data(struct pft_tfo_dec *d, unsigned pkt)
 			emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_GAP);
 			/* keep the outstanding header (its position does not
 			 * depend on the phase) but stop trusting the data */
-			if (d->have_lo)
-				skip_lanes(d, 1);
-			d->have_lo = 0;
+			discard_lo(d);
 			d->synced = 0;
+			d->phase_known = 1;
+			d->odd = 1;
+			if (d->npend)
+				d->anchor = d->pend[d->npend - 1].serial;
 		}
 		return;
 	case T_NONE:
@@ -535,8 +625,7 @@ int pft_tfo_dec_end(struct pft_tfo_dec *d)
 		lose_sync(d);
 	} else if (d->have_lo) {
 		emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_TRUNCATED);
-		skip_lanes(d, 1);
-		d->have_lo = 0;
+		discard_lo(d);
 	}
 	flush_skip(d);
 	update_holds(d);
@@ -563,3 +652,4 @@ int pft_tfo_dec_next(struct pft_tfo_dec *d, struct pft_tfo_item *item, size_t si
 		}
 	}
 }
+
