@@ -576,9 +576,10 @@ static void tr_cycle(struct pft_tfo_dec *d, unsigned pkt)
 		return;
 	}
 	/* the port output of this cycle (TFO nibble, gap, data) waits */
-	status_item(d, replaced, PFT_TFO_F_TRIGGER);
 	if (replaced == PFT_TFO_PS_TR)
 		emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_PIPESTAT);
+	else
+		status_item(d, replaced, PFT_TFO_F_TRIGGER);
 }
 
 int pft_tfo_dec_push(struct pft_tfo_dec *d, const struct pft_tfo_cycle *c)

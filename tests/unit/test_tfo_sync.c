@@ -475,6 +475,8 @@ static void check_roundtrip(unsigned width, uint64_t *rng)
 	capture_free(&k);
 }
 
+static size_t corrupt_errors; /* errors seen over all corrupt runs */
+
 /* Corrupt captures: errors are reported, nothing crashes, and the decoder
  * is back in step after the first TFO that follows the damage. */
 static void check_corrupt(unsigned width, uint64_t *rng)
@@ -507,6 +509,7 @@ static void check_corrupt(unsigned width, uint64_t *rng)
 	}
 	decode(&port, c, k.n, 1, &r);
 	CHECK(r.offsets_ok);
+	corrupt_errors += r.nerr;
 	/* the first TFO after the damage, with no TFO output still in flight
 	 * over it, re-anchors the stream */
 	for (t = 0; t < k.ntfo && k.tfo[t].cycle < hi + 400; t++)
@@ -571,5 +574,6 @@ int main(void)
 		check_roundtrip(w, &rng);
 		check_corrupt(w, &rng);
 	}
+	CHECK(corrupt_errors > 0);
 	return check_report();
 }

@@ -1,0 +1,15 @@
+file(REMOVE_RECURSE
+  "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"
+  "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o.d"
+  "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o"
+  "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o.d"
+  "CMakeFiles/pft.dir/tools/pft/main.c.o"
+  "CMakeFiles/pft.dir/tools/pft/main.c.o.d"
+  "pft"
+  "pft.pdb"
+)
+
+# Per-language clean rules from dependency scanning.
+foreach(lang C)
+  include(CMakeFiles/pft.dir/cmake_clean_${lang}.cmake OPTIONAL)
+endforeach()
