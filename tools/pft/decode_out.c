@@ -237,6 +237,7 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		int cc = last && (it->flags & PFT_FLOW_F_CC);
 		const char *sym = NULL;
 		uint64_t off = 0;
+		int tail;
 
 		if (o->fmt == DECODE_ADDRS) {
 			fprintf(o->f, "%08" PRIx64 " %s\n", in->addr, isa_name(it->isa));
@@ -273,13 +274,14 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		}
 		fprintf(o->f, "%8" PRIu64 "  %08" PRIx64 "  %-5s %-8s", it->index + i, in->addr,
 			isa_name(it->isa), opc);
+		tail = wp || (last && it->end_kind == PFT_RANGE_WPU) || cc || sym;
 		if (o->disasm)
-			fprintf(o->f, "  %-36s", dis);
+			fprintf(o->f, tail ? "  %-36s" : "  %s", dis);
 		if (wp)
 			fputs(it->end_kind == PFT_RANGE_TAKEN ? "  taken" : "  fail ", o->f);
 		else if (last && it->end_kind == PFT_RANGE_WPU)
 			fputs("  wpu  ", o->f);
-		else if (cc || sym)
+		else if (tail)
 			fputs("       ", o->f);
 		if (cc)
 			fprintf(o->f, "  cyc=%u", it->cycles);

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft decode: the instruction flow of one PTM trace source, reconstructed
+ * against a program image (spec appendix B).  Formats: doc/decode.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "decode.h"
+#include "input.h"
+
+const char *const cmd_decode_summary = "decode the executed instructions of a trace";
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"Usage: pft decode [options] INPUT\n"
+		"\n"
+		"Reconstruct every executed instruction of one PTM trace source against the\n"
+		"program image: one line per instruction (index, address, instruction set,\n"
+		"opcode, disassembly, taken/fail for waypoints, cycle count, symbol), with\n"
+		"events (trace on, exceptions, context changes, timestamps, code not in the\n"
+		"image, atoms that could not be followed, packet errors) in line.\n"
+		"\n"
+		"INPUT is a DS-5/OpenCSD snapshot folder (registers, buffer, trace ID and the\n"
+		"core's memory dumps come from its ini files), a capture file, or - for\n"
+		"standard input.\n"
+		"\n"
+		"Program image (several may be given; later ones win where they overlap):\n"
+		"  --image FILE[@ADDR]  a raw binary loaded at ADDR (default 0)\n"
+		"  --elf FILE[@OFFSET]  the loadable segments of an ELF file (plus OFFSET), and\n"
+		"                       its symbols for symbol+offset\n"
+		"  --no-dumps           do not load the snapshot's [dump] sections\n"
+		"\n"
+		"Output:\n"
+		"  (default)            one line per instruction, events in line ('-- ' lines)\n"
+		"  --ranges             one line per range of instructions\n"
+		"  --json               JSON Lines: instruction (or, with --ranges, range) and\n"
+		"                       event objects\n"
+		"  --format addrs       the bare executed-instruction log, '%%08x ISA' per line\n"
+		"                       (ISA: A32, T32, T32EE), as pft record --log writes it\n"
+		"  --format text|ranges|json  the same as the options above\n"
+		"  --stats              decode everything, print only totals\n"
+		"  --no-disasm          leave out the disassembly\n"
+		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"--format also takes the capture layouts raw, frames and tpiu (see below).\n"
+		"\n"
+		INPUT_OPTIONS_HELP
+		"\n"
+		"Examples:\n"
+		"  pft decode ../shared/data/ptm/TC2 --id 0x13\n"
+		"  pft decode ../shared/data/ptm/trace_cov_a15 --ranges\n"
+		"  pft decode ptm.bin --etmcr 0x20000000 --elf prog.elf --format addrs\n"
+		"  pft decode cstrace.bin --format frames --id 0x13 --cycle-accurate \\\n"
+		"      --image kernel.bin@0xC0008000 --json\n"
+		"\n"
+		"Exit status: 0 success; 1 the trace has errors (malformed packets or frames,\n"
+		"trace that disagrees with the image, an empty input); 2 usage or setup\n"
+		"error (bad option, missing file, bad registers).\n");
+}
+
+enum { OPT_IMAGE = 0x2000, OPT_ELF, OPT_NO_DUMPS, OPT_NO_DISASM, OPT_RANGES, OPT_JSON,
+       OPT_STATS };
+
+#define MAX_FILES 64
+
+struct image_arg {
+	const char *path;
+	uint64_t addr;
+	int elf;
+};
+
+/* FILE[@ADDR] */
+static int split_at(const char *arg, char *path, size_t cap, uint64_t *addr)
+{
+	const char *at = strrchr(arg, '@');
+	size_t n = at ? (size_t)(at - arg) : strlen(arg);
+	char *end;
+
+	if (n == 0 || n >= cap)
+		return -1;
+	memcpy(path, arg, n);
+	path[n] = '\0';
+	*addr = 0;
+	if (at) {
+		errno = 0;
+		*addr = strtoull(at + 1, &end, 0);
+		if (errno || end == at + 1 || *end)
+			return -1;
+	}
+	return 0;
+}
+
+static int load_image(struct pft_image *img, const struct image_arg *a, int na,
+		      const struct input *in, int dumps, struct decode_syms **syms)
+{
+	int i, r;
+	char err[256];
+
+	if (dumps && in->snap && in->core_name) {
+		size_t k, n = pft_snapshot_dump_count(in->snap, in->core_name);
+
+		for (k = 0; k < n; k++) {
+			struct pft_snapshot_dump dm;
+
+			if (pft_snapshot_dump(in->snap, in->core_name, k, &dm) != 0)
+				continue;
+			r = pft_image_add_file(img, dm.path, dm.address, dm.offset, dm.length);
+			if (r < 0) {
+				cli_error("decode", "snapshot dump '%s' at 0x%" PRIx64 ": %s", dm.path,
+					  dm.address, pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+		}
+	}
+	for (i = 0; i < na; i++) {
+		if (a[i].elf) {
+			r = pft_image_add_elf(img, a[i].path, a[i].addr);
+			if (r < 0) {
+				cli_error("decode", "--elf '%s': %s", a[i].path, pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+			if (!*syms) {
+				*syms = decode_syms_load(a[i].path, a[i].addr, err, sizeof(err));
+				if (!*syms) {
+					cli_error("decode", "--elf: %s", err);
+					return PFT_EXIT_USAGE;
+				}
+			}
+		} else {
+			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
+			if (r < 0) {
+				cli_error("decode", "--image '%s': %s", a[i].path, pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+		}
+	}
+	return PFT_EXIT_OK;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "image", required_argument, NULL, OPT_IMAGE },
+		{ "elf", required_argument, NULL, OPT_ELF },
+		{ "no-dumps", no_argument, NULL, OPT_NO_DUMPS },
+		{ "no-disasm", no_argument, NULL, OPT_NO_DISASM },
+		{ "ranges", no_argument, NULL, OPT_RANGES },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct option all[64];
+	struct input_opts io;
+	struct input in;
+	struct image_arg imgs[MAX_FILES];
+	char paths[MAX_FILES][1024];
+	struct pft_image *img = NULL;
+	struct decode_syms *syms = NULL;
+	struct pft_flow_decoder *dec = NULL;
+	struct decode_out *out = NULL;
+	struct pft_flow_item it;
+	struct pft_flow_stats st;
+	FILE *f = NULL;
+	const char *outpath = NULL;
+	int c, r, nimg = 0, dumps = 1, disasm = 1, ranges = 0, json = 0, stats = 0, addrs = 0;
+	int rc = PFT_EXIT_OK, err;
+	enum decode_format fmt;
+	uint64_t problems;
+
+	memset(&in, 0, sizeof(in));
+	input_opts_init(&io);
+	input_merge_options(all, sizeof(all) / sizeof(all[0]), own);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
+		/* --format names both output formats and capture layouts */
+		if (c == INPUT_OPT_FORMAT && optarg) {
+			if (!strcmp(optarg, "addrs")) {
+				addrs = 1;
+				continue;
+			}
+			if (!strcmp(optarg, "text"))
+				continue;
+			if (!strcmp(optarg, "json")) {
+				json = 1;
+				continue;
+			}
+			if (!strcmp(optarg, "ranges")) {
+				ranges = 1;
+				continue;
+			}
+			if (!strcmp(optarg, "stats")) {
+				stats = 1;
+				continue;
+			}
+		}
+		r = input_parse_option(&io, c, optarg, "decode");
+		if (r < 0)
+			return PFT_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case OPT_IMAGE:
+		case OPT_ELF:
+			if (nimg == MAX_FILES) {
+				cli_error("decode", "too many --image/--elf files (at most %d)", MAX_FILES);
+				return PFT_EXIT_USAGE;
+			}
+			if (split_at(optarg, paths[nimg], sizeof(paths[nimg]), &imgs[nimg].addr)) {
+				cli_error("decode", "bad %s '%s' (want FILE or FILE@ADDRESS)",
+					  c == OPT_ELF ? "--elf" : "--image", optarg);
+				return PFT_EXIT_USAGE;
+			}
+			imgs[nimg].path = paths[nimg];
+			imgs[nimg].elf = c == OPT_ELF;
+			nimg++;
+			break;
+		case OPT_NO_DUMPS: dumps = 0; break;
+		case OPT_NO_DISASM: disasm = 0; break;
+		case OPT_RANGES: ranges = 1; break;
+		case OPT_JSON: json = 1; break;
+		case OPT_STATS: stats = 1; break;
+		case 'o': outpath = optarg; break;
+		case 'h': help(stdout); return PFT_EXIT_OK;
+		case ':':
+			cli_error("decode", "option '%s' needs a value", argv[optind - 1]);
+			return PFT_EXIT_USAGE;
+		default:
+			cli_error("decode", "unknown option '%s' (see 'pft decode --help')",
+				  argv[optind - 1]);
+			return PFT_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		cli_error("decode", "no input given (a snapshot folder, a capture file or -; see 'pft decode --help')");
+		return PFT_EXIT_USAGE;
+	}
+	if (optind + 1 < argc) {
+		cli_error("decode", "one input only; unexpected '%s'", argv[optind + 1]);
+		return PFT_EXIT_USAGE;
+	}
+	if (addrs + stats + (json || ranges) > 1) {
+		cli_error("decode", "choose one of --format addrs, --stats and the listings");
+		return PFT_EXIT_USAGE;
+	}
+	fmt = stats ? DECODE_STATS : addrs ? DECODE_ADDRS :
+	      json ? (ranges ? DECODE_JSON_RANGES : DECODE_JSON) :
+	      ranges ? DECODE_RANGES : DECODE_TEXT;
+
+	r = input_open(&in, argv[optind], &io, "decode");
+	if (r)
+		return r;
+	img = pft_image_alloc();
+	if (!img) {
+		cli_error("decode", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	rc = load_image(img, imgs, nimg, &in, dumps, &syms);
+	if (rc)
+		goto out;
+	if (pft_image_region_count(img) == 0)
+		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
+			  "no instruction can be followed");
+	dec = pft_flow_alloc(&in.config, img);
+	f = cli_open_output("decode", outpath);
+	if (!dec || !f) {
+		if (!dec)
+			cli_error("decode", "cannot create the flow decoder (out of memory)");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	out = decode_out_open(f, fmt, disasm, syms);
+	if (!out) {
+		cli_error("decode", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	err = pft_flow_feed(dec, in.stream, in.len);
+	if (!err)
+		err = pft_flow_end(dec);
+	while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+		if (decode_out_item(out, &it)) {
+			err = -PFT_E_IO;
+			break;
+		}
+	}
+	if (decode_out_finish(out, dec) || err == -PFT_E_IO) {
+		cli_error("decode", "error writing %s", outpath ? outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	if (err != -PFT_E_EOS) {
+		cli_error("decode", "flow decoder stopped: %s", pft_errstr(err));
+		rc = PFT_EXIT_DATA;
+	}
+	pft_flow_get_stats(dec, &st, sizeof(st));
+	if (in.frame_errors) {
+		cli_error("decode", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
+			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
+		rc = PFT_EXIT_DATA;
+	}
+	problems = st.events[PFT_EV_PACKET_ERROR] + st.events[PFT_EV_INCONSISTENT] +
+		   st.events[PFT_EV_SYNC_MISMATCH];
+	if (problems) {
+		cli_error("decode", "trace ID 0x%02X: %" PRIu64 " malformed packet(s), %" PRIu64
+			  " disagreement(s) with the image, %" PRIu64 " periodic I-sync mismatch(es)",
+			  in.trace_id, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
+			  st.events[PFT_EV_SYNC_MISMATCH]);
+		rc = PFT_EXIT_DATA;
+	}
+	if (in.len == 0) {
+		cli_error("decode", "no trace data for trace ID 0x%02X", in.trace_id);
+		rc = PFT_EXIT_DATA;
+	}
+out:
+	decode_out_close(out);
+	if (f && f != stdout)
+		fclose(f);
+	pft_flow_free(dec);
+	decode_syms_free(syms);
+	pft_image_free(img);
+	input_close(&in);
+	return rc;
+}
