@@ -13,6 +13,12 @@
 
 struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *img)
 {
+	return pft_flow_alloc_cache(cfg, img, FLOW_CACHE_BLOCKS);
+}
+
+struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
+					      struct pft_image *img, unsigned cache_blocks)
+{
 	struct pft_flow_decoder *d;
 
 	if (!cfg)
@@ -25,7 +31,7 @@ struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft
 	d->cfg = *cfg;
 	d->img = img;
 	d->bc = pft_blkcache_alloc(img, d->feat.dmb_waypoint ? PFT_ISA_OPT_DMB_WAYPOINT : 0,
-				   FLOW_CACHE_BLOCKS);
+				   cache_blocks);
 	if (!d->bc)
 		goto fail;
 	d->pkt = pft_pkt_decoder_alloc(cfg);

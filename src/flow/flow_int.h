@@ -70,6 +70,11 @@ struct pft_flow_decoder {
 	struct pft_flow_stats st;
 };
 
+/* pft_flow_alloc with a block cache of cache_blocks entries (the fuzzer
+ * uses a small one). */
+struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
+                                              struct pft_image *img, unsigned cache_blocks);
+
 /* A new item at the tail of the queue, zeroed, with kind/type, the current
  * packet offset, index and context filled in. */
 struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_kind kind,
