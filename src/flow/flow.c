@@ -116,10 +116,15 @@ struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_ki
 {
 	struct pft_flow_item *it;
 
-	/* Never more than a handful per step; the queue holds FLOW_QCAP. */
-	it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
-	if (d->qn < FLOW_QCAP)
-		d->qn++;
+	if (d->direct) {
+		it = d->direct;
+		d->direct = NULL;
+	} else {
+		/* Never more than a handful per step; the queue holds FLOW_QCAP. */
+		it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
+		if (d->qn < FLOW_QCAP)
+			d->qn++;
+	}
 	memset(it, 0, sizeof(*it));
 	it->kind = (uint16_t)kind;
 	it->type = (uint16_t)type;
@@ -435,7 +440,11 @@ int pft_flow_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t
 			if (err < 0)
 				return err;
 		}
+		d->direct = item;
 		step(d);
+		if (!d->direct)
+			return 0;
+		d->direct = NULL;
 	}
 }
 

@@ -67,6 +67,9 @@ struct pft_flow_decoder {
 	uint8_t last_wp_isa;
 	struct pft_flow_item q[FLOW_QCAP];
 	unsigned qhead, qn;
+	/* The caller's item during pft_flow_next: the first item a step emits
+	 * goes straight there (no queue copy); NULL once filled. */
+	struct pft_flow_item *direct;
 	struct pft_flow_stats st;
 };
 

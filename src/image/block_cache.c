@@ -10,8 +10,10 @@ struct pft_blkcache {
 	const struct pft_image *img;
 	unsigned opts;
 	unsigned mask;
+	unsigned shift;   /* 64 - log2(entries) */
 	uint64_t hits, misses;
-	struct pft_block *slots;
+	struct pft_block *slots;  /* sets of 2 ways: slots[2*set], slots[2*set+1] */
+	uint8_t *victim;          /* per set: the way to refill next (the one not hit last) */
 };
 
 struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned isa_opts,
@@ -22,17 +24,28 @@ struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned is
 
 	while (n < nentries && n < (1u << 20))
 		n <<= 1;
+	if (n < 2)
+		n = 2;
 	bc = calloc(1, sizeof(*bc));
 	if (!bc)
 		return NULL;
 	bc->slots = calloc(n, sizeof(*bc->slots));
-	if (!bc->slots) {
+	bc->victim = calloc(n / 2, 1);
+	if (!bc->slots || !bc->victim) {
+		free(bc->slots);
+		free(bc->victim);
 		free(bc);
 		return NULL;
 	}
 	bc->img = img;
 	bc->opts = isa_opts;
+	n /= 2; /* sets */
 	bc->mask = n - 1;
+	bc->shift = 64;
+	while (n > 1) {
+		n >>= 1;
+		bc->shift--;
+	}
 	return bc;
 }
 
@@ -41,6 +54,7 @@ void pft_blkcache_free(struct pft_blkcache *bc)
 	if (!bc)
 		return;
 	free(bc->slots);
+	free(bc->victim);
 	free(bc);
 }
 
@@ -125,16 +139,26 @@ static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
 const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
 					 enum pft_isa isa, int hyp)
 {
-	uint64_t h = (addr >> 1) ^ (addr >> 11) ^ ((uint64_t)isa << 3) ^ ((uint64_t)(hyp != 0) << 5);
-	struct pft_block *b = &bc->slots[h & bc->mask];
+	/* Fibonacci hashing of (address, ISA, Hyp) onto a set of two ways */
+	uint64_t key = addr ^ ((uint64_t)isa << 60) ^ ((uint64_t)(hyp != 0) << 59);
+	uint64_t set = bc->shift < 64 ? ((key * 0x9E3779B97F4A7C15ull) >> bc->shift) & bc->mask : 0;
+	struct pft_block *w = &bc->slots[2 * set], *b;
 	uint64_t tag = pft_image_generation(bc->img) + 1;
+	uint8_t h8 = (uint8_t)(hyp != 0);
+	unsigned i;
 
-	if (b->tag == tag && b->start == addr && b->isa == (uint8_t)isa &&
-	    b->hyp == (uint8_t)(hyp != 0)) {
-		bc->hits++;
-		return b;
+	for (i = 0; i < 2; i++) {
+		b = &w[i];
+		if (b->start == addr && b->tag == tag && b->isa == (uint8_t)isa && b->hyp == h8) {
+			bc->victim[set] = (uint8_t)(1 - i);
+			bc->hits++;
+			return b;
+		}
 	}
 	bc->misses++;
+	i = bc->victim[set];
+	bc->victim[set] = (uint8_t)(1 - i);
+	b = &w[i];
 	b->tag = tag;
 	build(bc, b, addr, isa, hyp);
 	return b;

@@ -2,8 +2,9 @@
 /* Decoded-block cache over a program image: (address, ISA) -> the run of
  * instructions from there up to and including the next waypoint (or
  * PFT_BLK_MAX_INSNS instructions, or the end of readable memory), each with
- * its size and waypoint class.  Direct-mapped, fixed size: bounded memory and
- * no allocation after creation.  Entries are tagged with the image
+ * its size and waypoint class.  Fixed size: bounded memory and
+ * no allocation after creation (two ways per set, the one not hit last is
+ * refilled).  Entries are tagged with the image
  * generation, so a changed image refills them. */
 #ifndef PFT_BLOCK_CACHE_H
 #define PFT_BLOCK_CACHE_H
@@ -36,7 +37,8 @@ struct pft_block {
 
 struct pft_blkcache;
 
-/* nentries is rounded up to a power of two (minimum 1).  isa_opts are
+/* Two-way set associative.  nentries is rounded up to a power of two
+ * (minimum 2).  isa_opts are
  * PFT_ISA_OPT_* for the classifier.  img may be NULL (nothing readable). */
 struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned isa_opts,
                                         unsigned nentries);
