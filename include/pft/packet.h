@@ -82,9 +82,11 @@ PFT_API const char *pft_exception_name(unsigned code);
 #define PFT_PKT_F_CC      0x0001u /* cycles valid (cycle count field present) */
 #define PFT_PKT_F_E0      0x0002u /* BRANCH: exception byte 0 present (ns, altis valid) */
 #define PFT_PKT_F_E1      0x0004u /* BRANCH: exception byte 1 present (hyp valid) */
-#define PFT_PKT_F_NS      0x0008u /* ISYNC, BRANCH with E0: Non-secure */
-#define PFT_PKT_F_HYP     0x0010u /* ISYNC, BRANCH with E1: Hyp mode */
-#define PFT_PKT_F_ALTIS   0x0020u /* ISYNC, BRANCH with E0, WPU with info: AltIS bit */
+#define PFT_PKT_F_NS      0x0008u /* ISYNC, BRANCH: Non-secure (BRANCH: state after the
+                                     packet, from E0 or unchanged) */
+#define PFT_PKT_F_HYP     0x0010u /* ISYNC, BRANCH: Hyp mode (BRANCH: from E1 or unchanged) */
+#define PFT_PKT_F_ALTIS   0x0020u /* ISYNC: info bit; BRANCH / WPU: the E0 / info bit when
+                                     present, else 1 exactly when isa is ThumbEE */
 #define PFT_PKT_F_TS_R    0x0040u /* TIMESTAMP: R bit (clock frequency changed) */
 #define PFT_PKT_F_INFO    0x0080u /* WPU: info byte present */
 #define PFT_PKT_F_CID     0x0100u /* ISYNC: context_id present (size > 0) */
@@ -92,7 +94,9 @@ PFT_API const char *pft_exception_name(unsigned code);
 #define PFT_PKT_MAX_BYTES 16      /* bytes[] holds at most this many */
 
 /* One decoded packet (or accounting item).  Fields not listed for a type
- * are 0. */
+ * are 0 (and bytes[] beyond nbytes).  A BRANCH or WPU read before the first
+ * I-sync / 5-byte address after a (re)sync has isa PFT_ISA_UNKNOWN: its
+ * address is only the bits it carries (doc/packets.md). */
 struct pft_packet {
 	uint64_t offset;      /* offset of the first byte in the PFT byte stream */
 	uint32_t size;        /* bytes covered (A-sync and UNSYNCED may exceed 16) */
@@ -147,7 +151,8 @@ PFT_API int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, si
 /* Drop state and search for the next A-sync (as after an error). */
 PFT_API void pft_pkt_resync(struct pft_pkt_decoder *dec);
 
-/* Offset of the next byte the decoder will look at. */
+/* Offset of the first byte not yet reported in an item (the sum of the
+ * sizes of the items returned so far). */
 PFT_API uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *dec);
 
 /* Convenience: decode a whole buffer.  Calls cb for every item; stops and
@@ -172,7 +177,8 @@ PFT_API int pft_pkt_decode_buffer(const struct pft_config *cfg, const uint8_t *b
  *              Hyp differs.
  *   WPU:       address, isa (same compression), F_INFO/F_ALTIS
  *   TIMESTAMP: timestamp, F_TS_R; value bytes = max(ts_bytes, fewest that carry
- *              every changed bit); cycles if CA
+ *              every changed bit); all of them for the first timestamp
+ *              after a reset if ts_bytes is 0; cycles if CA
  *   CONTEXT_ID, VMID, TRIGGER, EXCEPTION_RETURN, IGNORE: their one field.
  * cc bytes = max(cc_bytes, fewest for the value). */
 struct pft_encoder;
