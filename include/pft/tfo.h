@@ -280,7 +280,9 @@ PFT_API void pft_tfo_dec_free(struct pft_tfo_dec *d);
  * -PFT_E_INVAL after pft_tfo_dec_end or for NULL. */
 PFT_API int pft_tfo_dec_push(struct pft_tfo_dec *d, const struct pft_tfo_cycle *c);
 
-/* No more cycles: report anything left unfinished. */
+/* No more cycles: report anything left unfinished (a TFO whose header never
+ * came, half a byte) and release every held item.  Returns 0, or
+ * -PFT_E_INVAL for NULL or a second call. */
 PFT_API int pft_tfo_dec_end(struct pft_tfo_dec *d);
 
 /* Pull the next item (size = sizeof *item).  Returns 0 with *item filled,

@@ -24,7 +24,7 @@
 #include "pft/tfo.h"
 
 #define QCAP 1024u      /* item queue (a TFO holds at most ~400 items) */
-#define QRESERVE 16u    /* room one cycle may need */
+#define QRESERVE 64u    /* room one cycle may need (each dropped TFO adds an error) */
 #define MAXPEND 16u     /* TFO headers outstanding at once */
 
 enum tphase { T_NONE, T_WAIT_VALUE, T_WAIT_HI, T_WAIT_GAP };

@@ -324,9 +324,11 @@ static void generate(uint64_t *rng, unsigned width, size_t ncycles, struct captu
 	struct pft_tfo_gen *g;
 	size_t cap = ncycles + 400, trig_at = 1 + check_rand(rng) % (ncycles - 1), i;
 	uint8_t bytes[16];
-	int done = 0;
+	int done = 0, sync;
+	struct pft_tfo_sync_counter counter;
 
 	port.cycle_accurate = (uint8_t)(check_rand(rng) & 1);
+	pft_tfo_sync_counter_init(&counter, (uint32_t)(20 + check_rand(rng) % 100));
 	memset(k, 0, sizeof(*k));
 	k->c = malloc(cap * sizeof(*k->c));
 	k->stream = malloc(cap * 20);
@@ -353,9 +355,13 @@ static void generate(uint64_t *rng, unsigned width, size_t ncycles, struct captu
 			in.status &= (uint8_t)~1u;
 		if (i == trig_at)
 			in.flags |= PFT_TFO_GEN_TRIGGER;
-		if (!busy && (i == 0 || (!tail && check_rand(rng) % 40 == 0))) {
+		/* periodic TFOs (and overflow ones) from the sync counter;
+		 * trace enable / debug exit at random points */
+		sync = tail ? -1 : pft_tfo_sync_counter_tick(&counter, in.status);
+		if (!busy && (i == 0 || sync >= 0 || (!tail && check_rand(rng) % 60 == 0))) {
 			in.flags |= PFT_TFO_GEN_TFO;
-			in.reason = (uint8_t)(i == 0 ? 1 : check_rand(rng) % 4);
+			in.reason = (uint8_t)(i == 0 ? 1 : sync >= 0 ? (unsigned)sync
+						: 1 + 2 * (check_rand(rng) % 2));
 			in.lsm = (uint8_t)(check_rand(rng) % 8 == 0);
 			if (in.reason == 0)
 				in.status = IE;
