@@ -140,6 +140,7 @@ static inline int ptm_take_err(struct pft_ptm *p)
 void ptm_regs_reset(struct pft_ptm *p);
 int ptm_apply_config(struct pft_ptm *p);
 void ptm_apply_ccr(struct pft_ptm *p);
+uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr);
 
 /* ptm_resources.c: one resource step at a block end (waypoint or exception).
  * has_block = instructions were executed in [start, end]; returns TraceEnable

@@ -170,7 +170,8 @@ int pft_ptm_reg_lookup(const char *name)
 void ptm_regs_reset(struct pft_ptm *p)
 {
 	memset(p->regs, 0, sizeof(p->regs));
-	p->regs[PFT_PTM_ETMCR] = p->cfg.etmcr;
+	p->regs[PFT_PTM_ETMCR] = ptm_cr_writable(p->cfg.etmcr, p->cfg.etmccer, p->cfg.etmidr);
+	p->cfg.etmcr = p->regs[PFT_PTM_ETMCR];
 	p->regs[PFT_PTM_ETMCCR] = p->cfg.etmccr;
 	p->regs[PFT_PTM_ETMCCER] = p->cfg.etmccer;
 	p->regs[PFT_PTM_ETMIDR] = p->cfg.etmidr;
@@ -237,6 +238,20 @@ void ptm_apply_ccr(struct pft_ptm *p)
 	p->n_cidc = (uint8_t)((ccr >> 24) & 3);
 }
 
+/* ETMCR bits of features the PTM does not implement are RAZ/WI (3.16.1):
+ * return stack [29] needs ETMCCER[23], timestamps [28] ETMCCER[22], VMID
+ * [30] PFTv1.1 and ETMCCER[26]. */
+uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr)
+{
+	if (!((ccer >> 23) & 1))
+		cr &= ~(1u << 29);
+	if (!((ccer >> 22) & 1))
+		cr &= ~(1u << 28);
+	if (((idr >> 4) & 0xF) < 1 || !((ccer >> 26) & 1))
+		cr &= ~(1u << 30);
+	return cr;
+}
+
 static int cr_enabled(uint32_t cr)
 {
 	return !(cr & (1u << 10)) && !(cr & 1u);
@@ -287,7 +302,13 @@ int pft_ptm_set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 	default:
 		break;
 	}
+	if (regno == PFT_PTM_ETMCR)
+		v = ptm_cr_writable(v, p->regs[PFT_PTM_ETMCCER], p->regs[PFT_PTM_ETMIDR]);
 	p->regs[regno] = v;
+	if (regno == PFT_PTM_ETMCCER || regno == PFT_PTM_ETMIDR)
+		p->regs[PFT_PTM_ETMCR] = ptm_cr_writable(p->regs[PFT_PTM_ETMCR],
+							 p->regs[PFT_PTM_ETMCCER],
+							 p->regs[PFT_PTM_ETMIDR]);
 	if (regno == PFT_PTM_ETMCR || regno == PFT_PTM_ETMCCER || regno == PFT_PTM_ETMIDR) {
 		int was = p->enabled;
 		int rc;

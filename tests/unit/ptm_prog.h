@@ -79,6 +79,8 @@ struct prog_opts {
 	uint8_t exceptions;     /* per-mille chance of an exception after an insn */
 	uint8_t debug;          /* per-mille chance of a debug entry */
 	uint8_t resets;
+	uint8_t no_eret;        /* exception returns only as SUBS PC, LR (OpenCSD 1.3.3
+	                           does not take ERET for a waypoint) */
 };
 
 struct prog {
@@ -332,7 +334,7 @@ static inline void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 		in.wp_class = PFT_WP_INDIRECT;
 		/* SUBS PC, LR, #imm is UNDEFINED in Hyp mode (ERET is not): with
 		 * Hyp changes in the program, only ERET */
-		int subs = !g->o.hyp && prog_rn(g, 2);
+		int subs = !g->o.hyp && (g->o.no_eret || prog_rn(g, 2));
 		if (arm)
 			in.opcode = subs ? ((cond << 28) | 0x025EF004u) : ((cond << 28) | 0x0160006Eu);
 		else if (can32) {

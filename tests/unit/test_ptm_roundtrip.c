@@ -237,6 +237,11 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 
 	struct pft_ptm *ptm = pft_ptm_alloc(&cfg, NULL);
 	CHECK(ptm != NULL);
+	if (ptm) {
+		/* unimplemented features read as 0: decode with what the PTM has */
+		pft_ptm_get_reg(ptm, PFT_PTM_ETMCR, &cfg.etmcr);
+		pft_config_features(&cfg, &f);
+	}
 	if (!ptm) {
 		prog_fini(g);
 		free(g);
