@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft record: run a program (or replay an execution log), trace it with the
+ * software PTM, and write the trace as a DS-5/OpenCSD snapshot folder plus,
+ * optionally, the executed-instruction log. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "record.h"
+
+const char *const cmd_record_summary =
+	"run a program (or replay an execution log) through the software PTM";
+
+static const char *const cmd = "record";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: pft record [options] PROGRAM.elf -o DIR\n"
+"       pft record [options] --qemu-log LOG --elf PROGRAM -o DIR\n"
+"       pft record [options] --import LOG --elf PROGRAM -o DIR\n\n"
+"Run a bare-metal ARMv7-A program under the Unicorn emulator (or replay the\n"
+"instructions a simulator logged), trace every executed instruction with the\n"
+"software PTM, and write a DS-5/OpenCSD snapshot folder that pft decode and\n"
+"OpenCSD's trc_pkt_lister read.  See doc/record.md.\n\n"
+"Execution:\n"
+"  --until SYMBOL|ADDR   stop before this instruction\n"
+"  --max-insns N         stop after N instructions\n"
+"  --irq-every N         inject an IRQ every N instructions\n"
+"  --irq-at N,N,...      inject IRQs before these instruction indexes\n"
+"  --irq-random MEAN     inject IRQs at random intervals (mean MEAN)\n"
+"  --seed S              seed of --irq-random (default 1)\n"
+"  --qemu-log LOG        replay a qemu-arm -singlestep -d exec,nochain log\n"
+"  --import LOG          replay a plain executed-instruction log\n"
+"  --elf FILE            program (and shared objects) holding the code of a log;\n"
+"                        repeatable\n"
+"Timing:\n"
+"  --cycles SPEC         cycle model: N per instruction, or class=N,... with\n"
+"                        classes other, branch, load, store, mul, failed, exception\n"
+"  --cpu-freq HZ         processor clock (default 100000000)\n"
+"  --ts-freq HZ          timestamp clock (default = --cpu-freq)\n"
+"Output:\n"
+"  -o, --output DIR      snapshot folder to write\n"
+"  --log FILE            executed-instruction log ('%%08x A32|T32' per line; -: stdout)\n"
+"  -q, --quiet           no summary on stderr\n"
+"  -h, --help            this help\n");
+}
+
+enum {
+	O_UNTIL = 256, O_MAX, O_IRQ_EVERY, O_IRQ_AT, O_IRQ_RANDOM, O_SEED, O_QEMU, O_IMPORT,
+	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG,
+};
+
+static const struct option base_long[] = {
+	{ "until", required_argument, NULL, O_UNTIL },
+	{ "max-insns", required_argument, NULL, O_MAX },
+	{ "irq-every", required_argument, NULL, O_IRQ_EVERY },
+	{ "irq-at", required_argument, NULL, O_IRQ_AT },
+	{ "irq-random", required_argument, NULL, O_IRQ_RANDOM },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "qemu-log", required_argument, NULL, O_QEMU },
+	{ "import", required_argument, NULL, O_IMPORT },
+	{ "elf", required_argument, NULL, O_ELF },
+	{ "cycles", required_argument, NULL, O_CYCLES },
+	{ "cpu-freq", required_argument, NULL, O_CPU_FREQ },
+	{ "ts-freq", required_argument, NULL, O_TS_FREQ },
+	{ "log", required_argument, NULL, O_LOG },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+};
+
+#define MAX_ELFS 16
+#define MAX_IRQ_AT 4096
+
+struct record {
+	struct rec_emu_opts emu;
+	uint64_t irq_at[MAX_IRQ_AT];
+	const char *until;
+	const char *qemu_log, *import_log, *log_path, *out_dir;
+	const char *elf_paths[MAX_ELFS];
+	unsigned nelf;
+	struct rec_cycles cycles;
+	uint64_t cpu_freq, ts_freq;
+	int quiet;
+};
+
+static int parse_irq_at(struct record *r, const char *s)
+{
+	char buf[32];
+
+	while (*s) {
+		const char *c = strchr(s, ',');
+		size_t n = c ? (size_t)(c - s) : strlen(s);
+		uint64_t v;
+
+		if (n == 0 || n >= sizeof(buf) || r->emu.n_irq_at >= MAX_IRQ_AT)
+			return -1;
+		memcpy(buf, s, n);
+		buf[n] = 0;
+		if (rec_parse_u64(buf, &v) ||
+		    (r->emu.n_irq_at && v <= r->irq_at[r->emu.n_irq_at - 1]))
+			return -1;
+		r->irq_at[r->emu.n_irq_at++] = v;
+		s += n;
+		if (*s == ',')
+			s++;
+	}
+	return 0;
+}
+
+static int parse_args(struct record *r, int argc, char **argv)
+{
+	struct option longopts[sizeof(base_long) / sizeof(base_long[0]) + 1];
+	size_t nb = sizeof(base_long) / sizeof(base_long[0]);
+	int c;
+
+	memcpy(longopts, base_long, sizeof(base_long));
+	memset(&longopts[nb], 0, sizeof(struct option));
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		uint64_t v = 0;
+
+		switch (c) {
+		case 'o': r->out_dir = optarg; break;
+		case 'q': r->quiet = 1; break;
+		case 'h': usage(stdout); return 1;
+		case O_UNTIL: r->until = optarg; break;
+		case O_MAX:
+			if (rec_parse_u64(optarg, &r->emu.max_insns) || !r->emu.max_insns)
+				goto bad;
+			break;
+		case O_IRQ_EVERY:
+			if (rec_parse_u64(optarg, &r->emu.irq_every) || !r->emu.irq_every)
+				goto bad;
+			break;
+		case O_IRQ_AT:
+			if (parse_irq_at(r, optarg))
+				goto bad;
+			break;
+		case O_IRQ_RANDOM:
+			if (rec_parse_u64(optarg, &r->emu.irq_random) || !r->emu.irq_random ||
+			    r->emu.irq_random > (1ull << 40))
+				goto bad;
+			break;
+		case O_SEED:
+			if (rec_parse_u64(optarg, &r->emu.seed))
+				goto bad;
+			break;
+		case O_QEMU: r->qemu_log = optarg; break;
+		case O_IMPORT: r->import_log = optarg; break;
+		case O_ELF:
+			if (r->nelf >= MAX_ELFS) {
+				cli_error(cmd, "at most %d --elf files", MAX_ELFS);
+				return -1;
+			}
+			r->elf_paths[r->nelf++] = optarg;
+			break;
+		case O_CYCLES:
+			if (rec_cycles_parse(&r->cycles, optarg))
+				goto bad;
+			break;
+		case O_CPU_FREQ:
+			if (rec_parse_u64(optarg, &r->cpu_freq) || !r->cpu_freq)
+				goto bad;
+			break;
+		case O_TS_FREQ:
+			if (rec_parse_u64(optarg, &r->ts_freq) || !r->ts_freq)
+				goto bad;
+			break;
+		case O_LOG: r->log_path = optarg; break;
+		case '?':
+			cli_error(cmd, "unknown or incomplete option '%s' (see --help)",
+			          argv[optind - 1]);
+			return -1;
+		default:
+			cli_error(cmd, "unknown option (see --help)");
+			return -1;
+		}
+		(void)v;
+		continue;
+bad:
+		cli_error(cmd, "bad value '%s' for %s", optarg ? optarg : "", argv[optind - 1]);
+		return -1;
+	}
+	if (r->qemu_log && r->import_log) {
+		cli_error(cmd, "--qemu-log and --import exclude each other");
+		return -1;
+	}
+	if (r->qemu_log || r->import_log) {
+		if (optind != argc) {
+			cli_error(cmd, "a log replay takes its program with --elf, not as an argument");
+			return -1;
+		}
+		if (!r->nelf) {
+			cli_error(cmd, "replaying a log needs --elf PROGRAM for the code bytes");
+			return -1;
+		}
+		if (r->emu.irq_every || r->emu.n_irq_at || r->emu.irq_random || r->until) {
+			cli_error(cmd, "--irq-* and --until apply to emulated runs only");
+			return -1;
+		}
+	} else {
+		if (optind + 1 != argc) {
+			cli_error(cmd, "expected one PROGRAM.elf (see --help)");
+			return -1;
+		}
+		if (r->nelf) {
+			cli_error(cmd, "--elf goes with --qemu-log/--import; give the program as argument");
+			return -1;
+		}
+		r->elf_paths[r->nelf++] = argv[optind];
+	}
+	if (r->out_dir) {
+		cli_error(cmd, "-o: snapshot output needs the software PTM, not in this build yet");
+		return -1;
+	}
+	if (!r->log_path) {
+		cli_error(cmd, "nothing to write: give --log FILE");
+		return -1;
+	}
+	if (!r->ts_freq)
+		r->ts_freq = r->cpu_freq;
+	return 0;
+}
+
+static void summary(const struct record *r, const struct rec_pipe *p,
+                    const struct rec_emu_stats *es, const struct rec_src_stats *ss)
+{
+	if (r->quiet)
+		return;
+	fprintf(stderr, "pft record: %llu instructions, %llu exceptions, %llu cycles",
+	        (unsigned long long)p->insns, (unsigned long long)p->exceptions,
+	        (unsigned long long)p->cycle);
+	if (es)
+		fprintf(stderr, "; stopped: %s at 0x%08llx with r0=0x%08x; %llu IT instructions "
+		        "re-inserted", es->stop_reason, (unsigned long long)es->stop_addr, es->r0,
+		        (unsigned long long)es->it_reinserted);
+	if (ss)
+		fprintf(stderr, "; %llu log lines", (unsigned long long)ss->lines);
+	fputc('\n', stderr);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record *r;
+	struct rec_elf elfs[MAX_ELFS];
+	const struct rec_elf *elfp[MAX_ELFS];
+	struct rec_pipe pipe;
+	struct rec_sink sink;
+	struct rec_emu_stats es;
+	struct rec_src_stats ss;
+	FILE *log = NULL, *in = NULL;
+	char msg[512] = "";
+	unsigned i, nloaded = 0;
+	int rc, exit_code = PFT_EXIT_USAGE;
+
+	r = calloc(1, sizeof(*r));
+	if (!r) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	rec_cycles_default(&r->cycles);
+	r->cpu_freq = 100000000;
+	r->emu.seed = 1;
+	r->emu.irq_at = r->irq_at;
+	rc = parse_args(r, argc, argv);
+	if (rc) {
+		free(r);
+		return rc > 0 ? PFT_EXIT_OK : PFT_EXIT_USAGE;
+	}
+	for (i = 0; i < r->nelf; i++) {
+		if (rec_elf_load(&elfs[i], r->elf_paths[i], msg, sizeof(msg)) < 0) {
+			cli_error(cmd, "%s", msg);
+			goto out;
+		}
+		elfp[i] = &elfs[i];
+		nloaded++;
+	}
+	if (r->until) {
+		if (rec_parse_u64(r->until, &r->emu.until) &&
+		    rec_elf_symbol(&elfs[0], r->until, &r->emu.until)) {
+			cli_error(cmd, "--until: no symbol '%s' in %s", r->until, r->elf_paths[0]);
+			goto out;
+		}
+		r->emu.have_until = 1;
+	}
+	if (r->log_path) {
+		log = cli_open_output(cmd, r->log_path);
+		if (!log)
+			goto out;
+	}
+	rec_pipe_init(&pipe, &r->cycles, log, NULL);
+	rec_pipe_sink(&pipe, &sink);
+	exit_code = PFT_EXIT_DATA;
+	if (r->qemu_log || r->import_log) {
+		const char *path = r->qemu_log ? r->qemu_log : r->import_log;
+
+		in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+		if (!in) {
+			cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
+			exit_code = PFT_EXIT_USAGE;
+			goto out;
+		}
+		rc = r->qemu_log ? rec_qemu_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
+		                                msg, sizeof(msg))
+		                 : rec_plain_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
+		                                 msg, sizeof(msg));
+		if (rc < 0) {
+			cli_error(cmd, "%s: %s", path, msg[0] ? msg : pft_errstr(rc));
+			goto out;
+		}
+		rc = rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0);
+	} else {
+		rc = rec_emu_run(&elfs[0], &r->emu, &sink, &es, msg, sizeof(msg));
+		if (rc < 0) {
+			cli_error(cmd, "%s", msg[0] ? msg : pft_errstr(rc));
+			if (rc == -PFT_E_UNSUPPORTED)
+				exit_code = PFT_EXIT_USAGE;
+			goto out;
+		}
+		if (es.exc_in_it)
+			fprintf(stderr, "pft record: warning: %llu exceptions taken inside IT "
+			        "blocks (ITSTATE not saved)\n", (unsigned long long)es.exc_in_it);
+		rc = rec_pipe_end(&pipe, es.stop_addr, (enum pft_isa)es.stop_isa,
+		                  strcmp(es.stop_reason, "end") != 0);
+	}
+	if (rc < 0) {
+		cli_error(cmd, "%s", pft_errstr(rc));
+		goto out;
+	}
+	summary(r, &pipe, (r->qemu_log || r->import_log) ? NULL : &es,
+	        (r->qemu_log || r->import_log) ? &ss : NULL);
+	exit_code = PFT_EXIT_OK;
+out:
+	if (in && in != stdin)
+		fclose(in);
+	if (log && log != stdout && fclose(log) != 0 && exit_code == PFT_EXIT_OK) {
+		cli_error(cmd, "cannot write '%s'", r->log_path);
+		exit_code = PFT_EXIT_USAGE;
+	}
+	for (i = 0; i < nloaded; i++)
+		rec_elf_free(&elfs[i]);
+	free(r);
+	return exit_code;
+}

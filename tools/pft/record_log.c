@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft record: execution sources that replay a log of executed instructions.
+ *
+ * qemu: the output of `qemu-arm -singlestep -d exec,nochain` (QEMU 7.x),
+ * one line per executed translation block, which -singlestep makes one
+ * instruction:
+ *     Trace 0: 0x7f9c05c000c0 [00800480/0001003c/00000000/00000201] symbol
+ * The bracket holds cs_base/pc/flags/cflags.  For AArch32, cs_base carries
+ * the TB flags: bit 23 is the Thumb bit and bits [31:24] are ITSTATE (the
+ * IT block condition and mask of the instruction).  Other lines (and the
+ * ones of other CPUs' log categories) are skipped and counted.
+ *
+ * plain: the format documented in doc/record.md: "ADDR ISA" per executed
+ * instruction (exactly what pft decode --format addrs and pft record --log
+ * write), '#' comments, and "! TYPE PREF_RETURN" for an exception taken
+ * before the next listed instruction (its vector).
+ *
+ * Both read the instruction bytes from the --elf images and stream the file
+ * line by line: nothing is held but the current line. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "record.h"
+
+struct replay {
+	const struct rec_elf *const *elfs;
+	unsigned nelf;
+	const struct rec_sink *sink;
+	struct rec_src_stats *st;
+	uint64_t max;
+	char *msg;
+	size_t cap;
+};
+
+static unsigned read_code(const struct replay *r, uint64_t addr, uint8_t *b, unsigned n)
+{
+	unsigned i, got;
+
+	for (i = 0; i < r->nelf; i++) {
+		got = rec_elf_read(r->elfs[i], addr, b, n);
+		if (got)
+			return got;
+	}
+	return 0;
+}
+
+/* Deliver the instruction at addr; 1 = stop (BKPT or --max-insns). */
+static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned itstate)
+{
+	uint8_t b[4];
+	unsigned size, got;
+	struct rec_insn in;
+	int rc;
+
+	if (isa != PFT_ISA_ARM && isa != PFT_ISA_THUMB) {
+		snprintf(r->msg, r->cap, "line %llu: instruction set %s cannot be traced from a log",
+		         (unsigned long long)r->st->lines, pft_isa_name(isa));
+		return -PFT_E_UNSUPPORTED;
+	}
+	if ((addr & (isa == PFT_ISA_ARM ? 3u : 1u)) != 0) {
+		snprintf(r->msg, r->cap, "line %llu: misaligned %s address 0x%08llx",
+		         (unsigned long long)r->st->lines, pft_isa_name(isa),
+		         (unsigned long long)addr);
+		return -PFT_E_FORMAT;
+	}
+	got = read_code(r, addr, b, 4);
+	size = isa == PFT_ISA_ARM ? 4 : (got >= 2 ? rec_t32_size((uint16_t)(b[0] | b[1] << 8)) : 2);
+	if (got < size) {
+		snprintf(r->msg, r->cap, "line %llu: no code at 0x%08llx in the --elf images",
+		         (unsigned long long)r->st->lines, (unsigned long long)addr);
+		return -PFT_E_NOMAP;
+	}
+	in.addr = addr;
+	in.isa = (uint8_t)isa;
+	in.size = (uint8_t)size;
+	in.opcode = rec_opcode(isa, b, size);
+	in.cond = -1;
+	in.user = 1;
+	in.condcode = (uint8_t)((itstate & 0xfu) ? itstate >> 4 : rec_insn_cond(isa, in.opcode, size));
+	if (rec_is_bkpt(isa, in.opcode, size))
+		return 1;
+	if (r->max && r->st->insns >= r->max)
+		return 1;
+	rc = r->sink->insn(r->sink->ctx, &in);
+	if (rc < 0)
+		return rc;
+	r->st->insns++;
+	return 0;
+}
+
+/* Read one line into buf; a longer line is cut and the rest dropped.
+ * Returns 0 at end of file. */
+static int get_line(FILE *f, char *buf, size_t cap)
+{
+	size_t n;
+
+	if (!fgets(buf, (int)cap, f))
+		return 0;
+	n = strlen(buf);
+	if (n && buf[n - 1] != '\n' && !feof(f)) {
+		int c;
+
+		while ((c = getc(f)) != EOF && c != '\n')
+			;
+	}
+	return 1;
+}
+
+int rec_qemu_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
+                 uint64_t max_insns, const struct rec_sink *sink,
+                 struct rec_src_stats *st, char *msg, size_t cap)
+{
+	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap };
+	char line[1024];
+
+	memset(st, 0, sizeof(*st));
+	while (get_line(log, line, sizeof(line))) {
+		unsigned long long cs_base, pc;
+		unsigned flags, cflags;
+		const char *br;
+		int rc;
+
+		st->lines++;
+		br = strchr(line, '[');
+		if (strncmp(line, "Trace ", 6) != 0 || !br ||
+		    sscanf(br, "[%llx/%llx/%x/%x]", &cs_base, &pc, &flags, &cflags) != 4) {
+			st->skipped_lines++;
+			continue;
+		}
+		rc = deliver(&r, pc, (cs_base & (1u << 23)) ? PFT_ISA_THUMB : PFT_ISA_ARM,
+		             (unsigned)(cs_base >> 24) & 0xffu);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			break;
+	}
+	if (ferror(log)) {
+		snprintf(msg, cap, "read error");
+		return -PFT_E_IO;
+	}
+	if (!st->insns) {
+		snprintf(msg, cap, "no 'Trace N: ... [cs_base/pc/flags/cflags]' lines: "
+		         "run qemu-arm with -singlestep -d exec,nochain");
+		return -PFT_E_FORMAT;
+	}
+	return 0;
+}
+
+static int parse_isa(const char *s, enum pft_isa *isa)
+{
+	static const enum pft_isa all[] = { PFT_ISA_ARM, PFT_ISA_THUMB, PFT_ISA_THUMBEE,
+	                                    PFT_ISA_JAZELLE };
+	unsigned i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(s, pft_isa_name(all[i]))) {
+			*isa = all[i];
+			return 0;
+		}
+	return -1;
+}
+
+static int parse_exc(const char *s)
+{
+	static const unsigned types[] = { REC_EXC_UNDEF, REC_EXC_SVC, REC_EXC_PABT,
+	                                  REC_EXC_DABT, REC_EXC_IRQ, REC_EXC_FIQ };
+	unsigned i;
+
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(s, rec_exc_name(types[i])))
+			return (int)types[i];
+	return -1;
+}
+
+int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
+                  uint64_t max_insns, const struct rec_sink *sink,
+                  struct rec_src_stats *st, char *msg, size_t cap)
+{
+	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap };
+	char line[512];
+	struct rec_exc exc;
+	int have_exc = 0;
+
+	memset(st, 0, sizeof(*st));
+	while (get_line(log, line, sizeof(line))) {
+		char a[64], b[64], c[64];
+		int n, rc;
+		uint64_t addr;
+		enum pft_isa isa;
+
+		st->lines++;
+		n = sscanf(line, "%63s %63s %63s", a, b, c);
+		if (n <= 0 || a[0] == '#') {
+			st->skipped_lines++;
+			continue;
+		}
+		if (!strcmp(a, "!")) {
+			int t = n == 3 ? parse_exc(b) : -1;
+			char hex[70];
+
+			snprintf(hex, sizeof(hex), "0x%s", c);
+			if (t < 0 || have_exc || rec_parse_u64(hex, &exc.pref_return)) {
+				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN' "
+				         "(TYPE undef|svc|pabt|dabt|irq|fiq, one per instruction)",
+				         (unsigned long long)st->lines);
+				return -PFT_E_FORMAT;
+			}
+			exc.type = (uint8_t)t;
+			have_exc = 1;
+			continue;
+		}
+		{
+			char hex[70];
+
+			snprintf(hex, sizeof(hex), "0x%s", a);
+			if (n < 2 || strlen(a) > 16 || !isxdigit((unsigned char)a[0]) ||
+			    rec_parse_u64(hex, &addr) || parse_isa(b, &isa)) {
+				snprintf(msg, cap, "line %llu: expected 'ADDR ISA' (hex address, "
+				         "A32|T32), '! TYPE PREF_RETURN' or a '#' comment",
+				         (unsigned long long)st->lines);
+				return -PFT_E_FORMAT;
+			}
+		}
+		if (have_exc) {
+			exc.vector = addr;
+			exc.isa = (uint8_t)isa;
+			have_exc = 0;
+			rc = sink->exception(sink->ctx, &exc);
+			if (rc < 0)
+				return rc;
+		}
+		rc = deliver(&r, addr, isa, 0);
+		if (rc < 0)
+			return rc;
+		if (rc > 0)
+			break;
+	}
+	if (ferror(log)) {
+		snprintf(msg, cap, "read error");
+		return -PFT_E_IO;
+	}
+	if (have_exc) {
+		snprintf(msg, cap, "line %llu: exception without a following instruction (its vector)",
+		         (unsigned long long)st->lines);
+		return -PFT_E_FORMAT;
+	}
+	return 0;
+}
