@@ -320,7 +320,7 @@ static void step(struct pft_flow_decoder *d)
 			pft_flow_walk_start(d, WALK_ATOM, taken, (p->flags & PFT_PKT_F_CC) != 0,
 					    p->cycles);
 		}
-		return;
+		break;
 	case PFT_PKT_BRANCH:
 		if (p->exception != PFT_EXC_NONE) {
 			exception(d);
@@ -333,7 +333,7 @@ static void step(struct pft_flow_decoder *d)
 			return;
 		}
 		pft_flow_walk_start(d, WALK_BRANCH, 1, (p->flags & PFT_PKT_F_CC) != 0, p->cycles);
-		return;
+		break;
 	case PFT_PKT_WAYPOINT_UPDATE:
 		if (!d->synced) {
 			it = event(d, PFT_EV_NO_ADDRESS);
@@ -342,7 +342,7 @@ static void step(struct pft_flow_decoder *d)
 			return;
 		}
 		pft_flow_walk_start(d, WALK_WPU, 0, 0, 0);
-		return;
+		break;
 	case PFT_PKT_ISYNC:
 		isync(d);
 		break;
@@ -391,6 +391,14 @@ static void step(struct pft_flow_decoder *d)
 		break;
 	default: /* A-sync, ignore: nothing to do (B.3.1 5b, 5c) */
 		break;
+	}
+	if (d->walk.mode != WALK_NONE) {
+		/* a walk started: its first step now */
+		pft_flow_walk_step(d);
+		if (d->walk.mode == WALK_NONE &&
+		    !(p->type == PFT_PKT_ATOM && d->atom_i < p->atom_count))
+			d->have_pkt = 0;
+		return;
 	}
 	d->have_pkt = 0;
 }

@@ -82,7 +82,7 @@ static const uint8_t *fetch(const struct pft_image *img, uint64_t addr, uint8_t 
 	return tmp;
 }
 
-static void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
+static __attribute__((noinline)) void build(struct pft_blkcache *bc, struct pft_block *b, uint64_t addr,
 		  enum pft_isa isa, int hyp)
 {
 	uint64_t a = addr;
@@ -143,7 +143,7 @@ const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
 	uint64_t key = addr ^ ((uint64_t)isa << 60) ^ ((uint64_t)(hyp != 0) << 59);
 	uint64_t set = bc->shift < 64 ? ((key * 0x9E3779B97F4A7C15ull) >> bc->shift) & bc->mask : 0;
 	struct pft_block *w = &bc->slots[2 * set], *b;
-	uint64_t tag = pft_image_generation(bc->img) + 1;
+	uint64_t tag = (bc->img ? bc->img->generation : 0) + 1;
 	uint8_t h8 = (uint8_t)(hyp != 0);
 	unsigned i;
 
