@@ -56,6 +56,7 @@ endif()
 # PFT_TEST_FRAGMENTS at tests/CMakeLists.txt:27 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tests/*.cmake")
 set(OLD_GLOB
+  "/work/wt/tfo/tests/decode.cmake"
   "/work/wt/tfo/tests/dump_oracle.cmake"
   "/work/wt/tfo/tests/tfo.cmake"
   )
@@ -79,12 +80,14 @@ file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tests/unit/test_*.c")
 set(OLD_GLOB
   "/work/wt/tfo/tests/unit/test_config.c"
   "/work/wt/tfo/tests/unit/test_dump_synth.c"
+  "/work/wt/tfo/tests/unit/test_flow_rstack.c"
   "/work/wt/tfo/tests/unit/test_flow_tc2.c"
   "/work/wt/tfo/tests/unit/test_flow_vectors.c"
   "/work/wt/tfo/tests/unit/test_frame.c"
   "/work/wt/tfo/tests/unit/test_frame_roundtrip.c"
   "/work/wt/tfo/tests/unit/test_frame_tc2.c"
   "/work/wt/tfo/tests/unit/test_image.c"
+  "/work/wt/tfo/tests/unit/test_image_cache.c"
   "/work/wt/tfo/tests/unit/test_isa.c"
   "/work/wt/tfo/tests/unit/test_isa_capstone.c"
   "/work/wt/tfo/tests/unit/test_isa_ds5.c"
@@ -115,6 +118,7 @@ endif()
 # PFT_TOOL_SOURCES at CMakeLists.txt:63 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tools/pft/*.c")
 set(OLD_GLOB
+  "/work/wt/tfo/tools/pft/cmd_decode.c"
   "/work/wt/tfo/tools/pft/cmd_dump.c"
   "/work/wt/tfo/tools/pft/cmd_tfo.c"
   "/work/wt/tfo/tools/pft/cmd_version.c"
@@ -132,6 +136,7 @@ endif()
 # PFT_CMD_SOURCES at CMakeLists.txt:64 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tools/pft/cmd_*.c")
 set(OLD_GLOB
+  "/work/wt/tfo/tools/pft/cmd_decode.c"
   "/work/wt/tfo/tools/pft/cmd_dump.c"
   "/work/wt/tfo/tools/pft/cmd_tfo.c"
   "/work/wt/tfo/tools/pft/cmd_version.c"

@@ -233,7 +233,9 @@ enum {
 	PFT_TFO_F_RESYNC = 8,     /* TFO: (re)gained synchronisation here */
 	PFT_TFO_F_NO_HEADER = 16, /* TFO: the header was never reached (reason unknown) */
 	PFT_TFO_F_LSM = 32,       /* TFO: header says LSM in progress */
-	PFT_TFO_F_NIBBLES = 64    /* SKIPPED: count is in nibbles (4-bit port) */
+	PFT_TFO_F_NIBBLES = 64,   /* SKIPPED: count is in nibbles (4-bit port) */
+	PFT_TFO_F_CA = 128        /* STATUS TD: a cycle-accurate trace-disabled cycle
+				   * (TRACEPKT[3:0] = 0111); without it TRACEPKT[0] = 0 */
 };
 
 /* Details of PFT_TFO_ITEM_ERROR. */

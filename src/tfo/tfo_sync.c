@@ -543,7 +543,7 @@ static void td_cycle(struct pft_tfo_dec *d, unsigned pkt)
 			emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_TD_FIFO);
 			lose_sync(d);
 		}
-		status_item(d, PFT_TFO_PS_TD, 0);
+		status_item(d, PFT_TFO_PS_TD, k == PFT_TFO_KIND_DISABLED_CA ? PFT_TFO_F_CA : 0);
 		return;
 	}
 	if (d->tphase == T_WAIT_VALUE) {

@@ -226,6 +226,24 @@ static void test_trigger_16(void)
 	CHECK_EQ(notes[2].idle_lanes, 0);
 }
 
+/* Idle lanes (doc/tfo.md): an empty FIFO on a non-WT cycle leaves
+ * TRACEPKT without data; the generator drives 0 and counts the lane. */
+static void test_idle_lanes(void)
+{
+	static const struct pft_tfo_port port = { 8, 0 };
+	const struct pft_tfo_gen_cycle in[] = {
+		{ IE, 0, 0, 0, 0 }, { WT, 0, 0, 0, 0 }, { IN, 0, 0, 0, 0 },
+	};
+	const struct exp want[] = { { IE, 0x00 }, { TD, 0x00 }, { IN, 0x00 } };
+	static const uint8_t none[1];
+	struct pft_tfo_gen_note notes[3];
+
+	run(&port, in, 3, none, want, notes);
+	CHECK_EQ(notes[0].idle_lanes, 1);
+	CHECK_EQ(notes[1].idle_lanes, 0);
+	CHECK_EQ(notes[2].idle_lanes, 1);
+}
+
 static void test_errors(void)
 {
 	static const struct pft_tfo_port port = { 4, 0 }, bad = { 5, 0 };
@@ -276,6 +294,7 @@ int main(void)
 	test_trigger_on_upper_nibble();
 	test_trigger_on_gap();
 	test_trigger_16();
+	test_idle_lanes();
 	test_errors();
 	return check_report();
 }

@@ -565,6 +565,59 @@ static void test_truncated_tfo(void)
 	result_free(&r);
 }
 
+/* A TFO while an older TFO header is still in the FIFO: its value counts
+ * that header too (8-bit).  And the two kinds of trace-disabled cycle. */
+static void test_nested_and_disabled(void)
+{
+	struct pft_tfo_port port = { 8, 0 };
+	const struct pft_tfo_cycle c[] = {
+		{ TD, 0, 0x29 },  /* TFO 1, value 2 */
+		{ DE, 0, 0xAA },
+		{ TD, 0, 0x29 },  /* TFO 2, value 2: 0xBB and header 1 */
+		{ WT, 0, 0xBB },
+		{ WT, 0, 0x20 },  /* header 1: trace enabled */
+		{ WT, 0, 0x60 },  /* header 2: debug exit */
+		{ TD, 0, 0x00 },  /* trace disabled */
+		{ TD, 0, 0xF7 },  /* trace disabled, cycle-accurate (TRACEPKT[3:0] = 0111) */
+	};
+	struct pft_tfo_dec *d;
+	struct pft_tfo_item it;
+	struct result r;
+	unsigned ntd = 0, nca = 0;
+	size_t i;
+
+	decode(&port, c, 8, 1, &r);
+	CHECK_EQ(r.nerr, 0);
+	CHECK_EQ(r.ntfo, 2);
+	CHECK_EQ(r.tfo[0].reason, PFT_TFO_REASON_ENABLE);
+	CHECK_EQ(r.tfo[0].offset, 0);
+	CHECK_EQ(r.tfo[1].reason, PFT_TFO_REASON_DEBUG);
+	CHECK_EQ(r.tfo[1].offset, 1);
+	CHECK_EQ(r.nbytes, 2);
+	CHECK_EQ(r.skipped, 2);
+	result_free(&r);
+
+	d = pft_tfo_dec_alloc(&port);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(pft_tfo_dec_push(d, &c[i]), 0);
+	CHECK_EQ(pft_tfo_dec_end(d), 0);
+	CHECK_EQ(pft_tfo_dec_end(d), -PFT_E_INVAL);
+	CHECK_EQ(pft_tfo_dec_push(d, &c[0]), -PFT_E_INVAL);
+	while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0)
+		if (it.kind == PFT_TFO_ITEM_STATUS && it.status == TD) {
+			ntd++;
+			nca += (it.flags & PFT_TFO_F_CA) != 0;
+		}
+	CHECK_EQ(ntd, 2);
+	CHECK_EQ(nca, 1);
+	CHECK_EQ(pft_tfo_dec_next(d, &it, 1), -PFT_E_INVAL);
+	pft_tfo_dec_free(d);
+	CHECK(pft_tfo_dec_alloc(NULL) == NULL);
+}
+
 int main(void)
 {
 	uint64_t rng = check_seed(0x7f0c0ffee);
@@ -575,6 +628,7 @@ int main(void)
 	test_synced_gap();
 	test_triggers();
 	test_truncated_tfo();
+	test_nested_and_disabled();
 	for (i = 0; i < 60; i++) {
 		w = widths[i % 3];
 		check_roundtrip(w, &rng);

@@ -71,15 +71,17 @@ static void print_item(struct run *r, const struct pft_tfo_item *it)
 		if (r->o.no_status)
 			return;
 		if (r->o.json)
-			fprintf(f, "{\"type\":\"status\",\"cycle\":%llu,\"status\":\"%s\"%s%s}\n",
+			fprintf(f, "{\"type\":\"status\",\"cycle\":%llu,\"status\":\"%s\"%s%s%s}\n",
 				(unsigned long long)it->cycle, pft_tfo_ps_name(it->status),
 				it->flags & PFT_TFO_F_IMPLIED ? ",\"implied\":true" : "",
-				it->flags & PFT_TFO_F_TRIGGER ? ",\"trigger\":true" : "");
+				it->flags & PFT_TFO_F_TRIGGER ? ",\"trigger\":true" : "",
+				it->flags & PFT_TFO_F_CA ? ",\"cycle_accurate\":true" : "");
 		else
-			fprintf(f, "%llu status %s%s%s\n", (unsigned long long)it->cycle,
+			fprintf(f, "%llu status %s%s%s%s\n", (unsigned long long)it->cycle,
 				pft_tfo_ps_name(it->status),
 				it->flags & PFT_TFO_F_IMPLIED ? " implied" : "",
-				it->flags & PFT_TFO_F_TRIGGER ? " replaced-by-trigger" : "");
+				it->flags & PFT_TFO_F_TRIGGER ? " replaced-by-trigger" : "",
+				it->flags & PFT_TFO_F_CA ? " cycle-accurate" : "");
 		return;
 	case PFT_TFO_ITEM_BYTES:
 		if (r->out && fwrite(it->bytes, 1, it->nbytes, r->out) != it->nbytes)

@@ -8,6 +8,7 @@ set(CMAKE_DEPENDS_LANGUAGES
 
 # The set of dependency files which are needed:
 set(CMAKE_DEPENDS_DEPENDENCY_FILES
+  "/work/wt/tfo/tools/pft/cmd_decode.c" "CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o" "gcc" "CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o.d"
   "/work/wt/tfo/tools/pft/cmd_dump.c" "CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o" "gcc" "CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o.d"
   "/work/wt/tfo/tools/pft/cmd_tfo.c" "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o" "gcc" "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o.d"
   "/work/wt/tfo/tools/pft/cmd_version.c" "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o" "gcc" "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o.d"

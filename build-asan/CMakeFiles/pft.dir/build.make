@@ -69,10 +69,24 @@ include CMakeFiles/pft.dir/progress.make
 # Include the compile flags for this target's objects.
 include CMakeFiles/pft.dir/flags.make
 
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: /work/wt/tfo/tools/pft/cmd_decode.c
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o -c /work/wt/tfo/tools/pft/cmd_decode.c
+
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/cmd_decode.c > CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i
+
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/cmd_decode.c -o CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s
+
 CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: /work/wt/tfo/tools/pft/cmd_dump.c
 CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o -c /work/wt/tfo/tools/pft/cmd_dump.c
 
 CMakeFiles/pft.dir/tools/pft/cmd_dump.c.i: cmake_force
@@ -86,7 +100,7 @@ CMakeFiles/pft.dir/tools/pft/cmd_dump.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: /work/wt/tfo/tools/pft/cmd_tfo.c
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o -c /work/wt/tfo/tools/pft/cmd_tfo.c
 
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.i: cmake_force
@@ -100,7 +114,7 @@ CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: /work/wt/tfo/tools/pft/cmd_version.c
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_version.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_version.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_version.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_version.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_version.c.o -c /work/wt/tfo/tools/pft/cmd_version.c
 
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.i: cmake_force
@@ -114,7 +128,7 @@ CMakeFiles/pft.dir/tools/pft/cmd_version.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: /work/wt/tfo/tools/pft/decode_disasm.c
 CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o -c /work/wt/tfo/tools/pft/decode_disasm.c
 
 CMakeFiles/pft.dir/tools/pft/decode_disasm.c.i: cmake_force
@@ -128,7 +142,7 @@ CMakeFiles/pft.dir/tools/pft/decode_disasm.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/decode_out.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/decode_out.c.o: /work/wt/tfo/tools/pft/decode_out.c
 CMakeFiles/pft.dir/tools/pft/decode_out.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pft.dir/tools/pft/decode_out.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pft.dir/tools/pft/decode_out.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_out.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_out.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_out.c.o -c /work/wt/tfo/tools/pft/decode_out.c
 
 CMakeFiles/pft.dir/tools/pft/decode_out.c.i: cmake_force
@@ -142,7 +156,7 @@ CMakeFiles/pft.dir/tools/pft/decode_out.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: /work/wt/tfo/tools/pft/decode_syms.c
 CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pft.dir/tools/pft/decode_syms.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pft.dir/tools/pft/decode_syms.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_syms.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_syms.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_syms.c.o -c /work/wt/tfo/tools/pft/decode_syms.c
 
 CMakeFiles/pft.dir/tools/pft/decode_syms.c.i: cmake_force
@@ -156,7 +170,7 @@ CMakeFiles/pft.dir/tools/pft/decode_syms.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/input.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/input.c.o: /work/wt/tfo/tools/pft/input.c
 CMakeFiles/pft.dir/tools/pft/input.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pft.dir/tools/pft/input.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pft.dir/tools/pft/input.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/input.c.o -MF CMakeFiles/pft.dir/tools/pft/input.c.o.d -o CMakeFiles/pft.dir/tools/pft/input.c.o -c /work/wt/tfo/tools/pft/input.c
 
 CMakeFiles/pft.dir/tools/pft/input.c.i: cmake_force
@@ -170,7 +184,7 @@ CMakeFiles/pft.dir/tools/pft/input.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/main.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/main.c.o: /work/wt/tfo/tools/pft/main.c
 CMakeFiles/pft.dir/tools/pft/main.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pft.dir/tools/pft/main.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/pft.dir/tools/pft/main.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/main.c.o -MF CMakeFiles/pft.dir/tools/pft/main.c.o.d -o CMakeFiles/pft.dir/tools/pft/main.c.o -c /work/wt/tfo/tools/pft/main.c
 
 CMakeFiles/pft.dir/tools/pft/main.c.i: cmake_force
@@ -183,6 +197,7 @@ CMakeFiles/pft.dir/tools/pft/main.c.s: cmake_force
 
 # Object files for target pft
 pft_OBJECTS = \
+"CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o" \
 "CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o" \
 "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o" \
 "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o" \
@@ -195,6 +210,7 @@ pft_OBJECTS = \
 # External object files for target pft
 pft_EXTERNAL_OBJECTS =
 
+pft: CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o
 pft: CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o
 pft: CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o
 pft: CMakeFiles/pft.dir/tools/pft/cmd_version.c.o
@@ -209,7 +225,7 @@ pft: /usr/lib/x86_64-linux-gnu/libelf.so
 pft: /usr/lib/x86_64-linux-gnu/libcapstone.so
 pft: /usr/lib/x86_64-linux-gnu/libunicorn.so
 pft: CMakeFiles/pft.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Linking C executable pft"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/wt/tfo/build-asan/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Linking C executable pft"
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/pft.dir/link.txt --verbose=$(VERBOSE)
 
 # Rule to build all files generated by this target.

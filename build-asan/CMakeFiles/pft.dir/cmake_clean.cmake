@@ -1,4 +1,6 @@
 file(REMOVE_RECURSE
+  "CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o"
+  "CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o.d"
   "CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o"
   "CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o.d"
   "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"

@@ -507,6 +507,8 @@ CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o: /work/wt/tfo/src/isa/isa_t32.c \
 
 CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: /work/wt/tfo/src/packet/pkt_decoder.c \
   /usr/lib/llvm-14/lib/clang/14.0.6/share/asan_ignorelist.txt \
+  /usr/lib/llvm-14/lib/clang/14.0.6/include/stddef.h \
+  /usr/lib/llvm-14/lib/clang/14.0.6/include/__stddef_max_align_t.h \
   /usr/include/stdlib.h \
   /usr/include/x86_64-linux-gnu/bits/libc-header-start.h \
   /usr/include/features.h \
@@ -518,7 +520,6 @@ CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: /work/wt/tfo/src/packet/pkt_d
   /usr/include/x86_64-linux-gnu/bits/long-double.h \
   /usr/include/x86_64-linux-gnu/gnu/stubs.h \
   /usr/include/x86_64-linux-gnu/gnu/stubs-64.h \
-  /usr/lib/llvm-14/lib/clang/14.0.6/include/stddef.h \
   /usr/include/x86_64-linux-gnu/bits/floatn.h \
   /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
@@ -535,7 +536,6 @@ CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: /work/wt/tfo/src/packet/pkt_d
   /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
   /work/wt/tfo/include/pft/packet.h \
   /work/wt/tfo/include/pft/common.h \
-  /usr/lib/llvm-14/lib/clang/14.0.6/include/__stddef_max_align_t.h \
   /work/wt/tfo/src/packet/pkt_fields.h
 
 CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o: /work/wt/tfo/src/packet/pkt_encoder.c \
@@ -619,6 +619,7 @@ CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o: /work/wt/tfo/src/packet/pkt_ta
   /usr/include/x86_64-linux-gnu/bits/wchar.h \
   /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
   /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
+  /usr/include/string.h \
   /work/wt/tfo/include/pft/packet.h \
   /work/wt/tfo/include/pft/common.h
 

@@ -37,28 +37,31 @@ tests/CMakeFiles/test_pkt_decoder.dir/unit/test_pkt_decoder.c.o: /work/wt/tfo/te
   /usr/include/x86_64-linux-gnu/bits/floatn.h \
   /usr/include/x86_64-linux-gnu/bits/floatn-common.h \
   /usr/include/x86_64-linux-gnu/bits/stdio.h \
+  /work/wt/tfo/include/pft/frame.h \
+  /work/wt/tfo/include/pft/common.h \
   /work/wt/tfo/tests/unit/pkt_util.h \
   /usr/include/stdlib.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-bsearch.h \
   /usr/include/x86_64-linux-gnu/bits/stdlib-float.h \
   /work/wt/tfo/include/pft/packet.h \
-  /work/wt/tfo/include/pft/common.h \
   /work/wt/tfo/tests/unit/pkt_vectors.h
 
 
 /work/wt/tfo/tests/unit/pkt_vectors.h:
 
-/work/wt/tfo/include/pft/common.h:
-
 /usr/include/x86_64-linux-gnu/bits/stdlib-float.h:
 
 /work/wt/tfo/tests/unit/pkt_util.h:
+
+/work/wt/tfo/include/pft/common.h:
 
 /usr/include/x86_64-linux-gnu/bits/floatn-common.h:
 
 /usr/include/x86_64-linux-gnu/bits/floatn.h:
 
 /usr/include/x86_64-linux-gnu/bits/types/__FILE.h:
+
+/work/wt/tfo/include/pft/frame.h:
 
 /usr/include/x86_64-linux-gnu/bits/long-double.h:
 

@@ -40,23 +40,29 @@ tests/CMakeFiles/test_ptm_roundtrip.dir/unit/test_ptm_roundtrip.c.o: /work/wt/tf
   /usr/include/x86_64-linux-gnu/bits/wchar.h \
   /usr/include/x86_64-linux-gnu/bits/stdint-intn.h \
   /usr/include/x86_64-linux-gnu/bits/stdint-uintn.h \
+  /work/wt/tfo/include/pft/flow.h \
+  /work/wt/tfo/include/pft/common.h \
+  /work/wt/tfo/include/pft/packet.h \
+  /work/wt/tfo/include/pft/image.h \
   /work/wt/tfo/tests/unit/ptm_check.h \
   /work/wt/tfo/tests/unit/ptm_prog.h \
   /work/wt/tfo/include/pft/isa.h \
-  /work/wt/tfo/include/pft/common.h \
-  /work/wt/tfo/include/pft/packet.h \
   /work/wt/tfo/include/pft/ptm.h
 
 
 /work/wt/tfo/include/pft/ptm.h:
-
-/work/wt/tfo/include/pft/common.h:
 
 /work/wt/tfo/include/pft/isa.h:
 
 /work/wt/tfo/tests/unit/ptm_prog.h:
 
 /work/wt/tfo/tests/unit/ptm_check.h:
+
+/work/wt/tfo/include/pft/image.h:
+
+/work/wt/tfo/include/pft/common.h:
+
+/work/wt/tfo/include/pft/flow.h:
 
 /usr/include/x86_64-linux-gnu/bits/stdint-intn.h:
 
