@@ -1,78 +1,70 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libFuzzer target: the snapshot reader.  The input is cut at "\n@@\n"
- * into snapshot.ini, trace.ini, a.ini and b.ini, written into a private
- * folder, opened and queried.  The ini parser is also run on the whole
- * input directly. */
-#define _POSIX_C_SOURCE 200809L
+ * into snapshot.ini, trace.ini, a.ini and b.ini, which the reader loads from
+ * memory (any other file name is missing); the snapshot is then queried.
+ * The ini parser also runs on the whole input.  Every failure must come
+ * with a message. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pft/snapshot.h"
 #include "snapshot/ini.h"
+#include "snapshot/snapshot_int.h"
 
-static char dir[64];
+struct files {
+	const char *name[4];
+	const uint8_t *data[4];
+	size_t len[4];
+};
 
-static void cleanup(void)
+static int load(void *ctx, const char *path, char **text, size_t *len, char *msg, size_t cap)
 {
-	static const char *const names[4] = { "snapshot.ini", "trace.ini", "a.ini", "b.ini" };
-	char p[128];
+	const struct files *f = ctx;
+	const char *base = strrchr(path, '/');
 	int k;
 
-	for (k = 0; k < 4; k++) {
-		snprintf(p, sizeof p, "%s/%s", dir, names[k]);
-		remove(p);
-	}
-	rmdir(dir);
-}
-
-static void put(const char *name, const uint8_t *d, size_t n)
-{
-	char p[128];
-	FILE *f;
-
-	snprintf(p, sizeof p, "%s/%s", dir, name);
-	f = fopen(p, "wb");
-	if (!f)
-		return;
-	if (n)
-		fwrite(d, 1, n, f);
-	fclose(f);
+	base = base ? base + 1 : path;
+	for (k = 0; k < 4; k++)
+		if (!strcmp(base, f->name[k])) {
+			*text = malloc(f->len[k] + 1);
+			if (!*text)
+				return -PFT_E_NOMEM;
+			memcpy(*text, f->data[k], f->len[k]);
+			*len = f->len[k];
+			return 0;
+		}
+	snprintf(msg, cap, "cannot open %s: no such file", path);
+	return -PFT_E_IO;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const names[4] = { "snapshot.ini", "trace.ini", "a.ini", "b.ini" };
+	struct files f = { { "snapshot.ini", "trace.ini", "a.ini", "b.ini" }, { 0 }, { 0 } };
+	struct snap_io io = { load, &f };
 	struct ini_file ini;
 	struct pft_snapshot *sn = NULL;
 	char msg[512];
 	size_t pos = 0, i;
-	int k;
+	int k, r;
 
-	if (!dir[0]) {
-		strcpy(dir, "/tmp/pft_fuzz_snapXXXXXX");
-		if (!mkdtemp(dir))
-			abort();
-		atexit(cleanup);
-	}
 	if (ini_parse(&ini, "fuzz.ini", (const char *)data, size, msg, sizeof msg) == 0)
 		ini_free(&ini);
-
 	for (k = 0; k < 4; k++) {
 		const uint8_t *end = NULL;
-		size_t n;
 
 		for (i = pos; i + 4 <= size; i++)
 			if (!memcmp(data + i, "\n@@\n", 4)) {
 				end = data + i;
 				break;
 			}
-		n = end ? (size_t)(end - (data + pos)) : size - pos;
-		put(names[k], data + pos, n);
-		pos = end ? pos + n + 4 : size;
+		f.data[k] = data + pos;
+		f.len[k] = end ? (size_t)(end - (data + pos)) : size - pos;
+		pos = end ? pos + f.len[k] + 4 : size;
 	}
-	if (pft_snapshot_open(dir, &sn, msg, sizeof msg) == 0) {
+	msg[0] = '\0';
+	r = snap_open_io("fuzzdir", &io, &sn, msg, sizeof msg);
+	if (r == 0) {
 		size_t ns = pft_snapshot_source_count(sn), nd = pft_snapshot_device_count(sn);
 		for (i = 0; i < ns; i++) {
 			struct pft_snapshot_source s;
@@ -96,7 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					abort();
 		}
 		pft_snapshot_close(sn);
-	} else if (!msg[0]) {
+	} else if (r != -PFT_E_NOMEM && !msg[0]) {
 		abort(); /* every failure must say why */
 	}
 	return 0;

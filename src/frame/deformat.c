@@ -166,36 +166,37 @@ int pft_frame_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_st
 
 /* ---- unpacking one frame ------------------------------------------------ */
 
-static void push_data(struct pft_frame_decoder *dec, uint8_t id, uint8_t byte, uint64_t off)
-{
-	unsigned slot = id == PFT_FRAME_ID_UNKNOWN ? UNKNOWN_SLOT : id;
-	struct qitem *last = dec->qtail > dec->qhead ? &dec->q[(dec->qtail - 1) % QMAX] : NULL;
-
-	if (!last || last->type != PFT_FRAME_ITEM_DATA || last->id != id ||
-	    last->start + last->len != dec->nrun) {
-		struct qitem it = { .type = PFT_FRAME_ITEM_DATA, .id = id, .start = dec->nrun,
-				    .stream_offset = dec->stream_off[slot], .capture_offset = off };
-		qpush(dec, &it);
-		last = &dec->q[(dec->qtail - 1) % QMAX];
-	}
-	dec->run_data[dec->nrun] = byte;
-	dec->run_offs[dec->nrun] = off;
-	dec->nrun++;
-	last->len++;
-	dec->stream_off[slot]++;
-	dec->st.data++;
-	if (id == PFT_FRAME_ID_UNKNOWN)
-		dec->st.unknown_id++;
-	else
-		dec->st.id_bytes[id & 0x7F]++;
-}
-
 static void push_error(struct pft_frame_decoder *dec, uint8_t reason, uint64_t off, uint64_t len)
 {
 	struct qitem it = { .type = PFT_FRAME_ITEM_ERROR, .reason = reason, .len = (uint32_t)len,
 			    .capture_offset = off };
 	qpush(dec, &it);
 	dec->st.error += len;
+}
+
+/* Close the run run_data[start..nrun) of trace ID id as a DATA item. */
+static void push_run(struct pft_frame_decoder *dec, uint8_t id, unsigned start)
+{
+	unsigned len = dec->nrun - start;
+	unsigned slot = id == PFT_FRAME_ID_UNKNOWN ? UNKNOWN_SLOT : id;
+	struct qitem it;
+
+	if (!len)
+		return;
+	it.type = PFT_FRAME_ITEM_DATA;
+	it.id = id;
+	it.reason = 0;
+	it.len = len;
+	it.start = start;
+	it.stream_offset = dec->stream_off[slot];
+	it.capture_offset = dec->run_offs[start];
+	qpush(dec, &it);
+	dec->stream_off[slot] += len;
+	dec->st.data += len;
+	if (id == PFT_FRAME_ID_UNKNOWN)
+		dec->st.unknown_id += len;
+	else
+		dec->st.id_bytes[id] += len;
 }
 
 static int is_fsync_frame(const uint8_t *f)
@@ -209,17 +210,26 @@ static int is_fsync_frame(const uint8_t *f)
 	return 1;
 }
 
-/* Unpack dec->frame (16 bytes) into runs on the queue. */
-static void unpack_frame(struct pft_frame_decoder *dec)
+/* Unpack one 16-byte frame into runs on the queue.  The capture offset of
+ * byte s is o[s], or base + s when o is NULL (a frame read in place). */
+static void unpack_frame(struct pft_frame_decoder *dec, const uint8_t *f, const uint64_t *o,
+			 uint64_t base)
 {
-	const uint8_t *f = dec->frame;
-	const uint64_t *o = dec->frame_off;
 	uint8_t aux = f[15];
-	unsigned i;
+	uint8_t id = dec->cur_id;
+	unsigned i, start = 0;
+
+#define OFF(s) (o ? o[s] : base + (s))
+#define PUT(byte, s)                                      \
+	do {                                              \
+		dec->run_data[dec->nrun] = (byte);        \
+		dec->run_offs[dec->nrun] = OFF(s);        \
+		dec->nrun++;                              \
+	} while (0)
 
 	dec->nrun = 0;
 	dec->nframe = 0;
-	if (dec->fmt == PFT_FRAME_CORESIGHT && is_fsync_frame(f)) {
+	if (dec->fmt == PFT_FRAME_CORESIGHT && f[0] == 0xFF && is_fsync_frame(f)) {
 		/* A frame of four FSYNCs: formatter sync in memory, no data. */
 		dec->st.sync += PFT_FRAME_SIZE;
 		return;
@@ -229,33 +239,47 @@ static void unpack_frame(struct pft_frame_decoder *dec)
 		unsigned s = 2 * i;
 		uint8_t bit = (aux >> i) & 1;
 
-		if (f[s] & 1) {
+		if (!(f[s] & 1)) {
+			PUT((uint8_t)((f[s] & 0xFE) | bit), s);
+			if (s != 14)
+				PUT(f[s + 1], s + 1);
+			continue;
+		}
+		{
 			uint8_t nid = f[s] >> 1;
 
 			if (nid == 0x7F) {
 				/* Not an ID: the rest of the frame cannot be trusted. */
-				push_error(dec, PFT_FERR_ID_7F, o[s], PFT_FRAME_SIZE - s);
+				push_run(dec, id, start);
+				dec->cur_id = id;
+				push_error(dec, PFT_FERR_ID_7F, OFF(s), PFT_FRAME_SIZE - s);
 				return;
 			}
 			dec->st.overhead++;
 			if (s == 14) {
-				dec->cur_id = nid; /* applies from the next frame */
+				push_run(dec, id, start);
+				start = dec->nrun;
+				id = nid; /* applies from the next frame */
 				break;
 			}
-			if (bit && nid != dec->cur_id) {
-				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
-				dec->cur_id = nid;
-			} else {
-				dec->cur_id = nid;
-				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
+			if (nid == id) {
+				PUT(f[s + 1], s + 1);
+				continue;
 			}
-		} else {
-			push_data(dec, dec->cur_id, (uint8_t)((f[s] & 0xFE) | bit), o[s]);
-			if (s != 14)
-				push_data(dec, dec->cur_id, f[s + 1], o[s + 1]);
+			if (bit)
+				PUT(f[s + 1], s + 1); /* still the old ID */
+			push_run(dec, id, start);
+			start = dec->nrun;
+			id = nid;
+			if (!bit)
+				PUT(f[s + 1], s + 1);
 		}
 	}
+	push_run(dec, id, start);
+	dec->cur_id = id;
 	dec->st.overhead++; /* the auxiliary byte */
+#undef PUT
+#undef OFF
 }
 
 static void frame_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
@@ -263,7 +287,7 @@ static void frame_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
 	dec->frame[dec->nframe] = b;
 	dec->frame_off[dec->nframe] = off;
 	if (++dec->nframe == PFT_FRAME_SIZE)
-		unpack_frame(dec);
+		unpack_frame(dec, dec->frame, dec->frame_off, 0);
 }
 
 /* ---- TPIU --------------------------------------------------------------- */
@@ -429,6 +453,16 @@ int pft_frame_next(struct pft_frame_decoder *dec, struct pft_frame_item *item, s
 		return 0;
 	}
 	while (!qcount(dec)) {
+		if (dec->fmt == PFT_FRAME_CORESIGHT && !dec->nframe &&
+		    dec->len - dec->pos >= PFT_FRAME_SIZE) {
+			/* a whole frame in the chunk: unpack it in place */
+			const uint8_t *f = dec->buf + dec->pos;
+			uint64_t off = dec->base + dec->pos;
+
+			dec->pos += PFT_FRAME_SIZE;
+			unpack_frame(dec, f, NULL, off);
+			continue;
+		}
 		if (dec->pos < dec->len) {
 			uint8_t b = dec->buf[dec->pos];
 			uint64_t off = dec->base + dec->pos;
@@ -489,6 +523,11 @@ int64_t pft_frame_extract(enum pft_frame_format fmt, uint8_t id, const uint8_t *
 
 		if (it.type != PFT_FRAME_ITEM_DATA || it.id != id)
 			continue;
+		if (total + it.len <= cap) {
+			memcpy(out + total, it.data, it.len);
+			total += it.len;
+			continue;
+		}
 		for (i = 0; i < it.len; i++, total++)
 			if (total < cap)
 				out[total] = it.data[i];

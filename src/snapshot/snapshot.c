@@ -42,6 +42,7 @@ struct source {
 
 struct pft_snapshot {
 	char *dir;
+	const struct snap_io *io;
 	struct ini_file snap, trace;
 	struct device *dev;
 	size_t ndev;
@@ -165,7 +166,25 @@ static int is_dump_section(const char *name)
 	return 1;
 }
 
-static int load_device(struct device *d, const char *dir, const char *file, unsigned list_line,
+static int load_ini(const struct pft_snapshot *sn, struct ini_file *ini, const char *path,
+		    char *msg, size_t cap)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if (!sn->io)
+		return ini_load(ini, path, msg, cap);
+	memset(ini, 0, sizeof(*ini));
+	r = sn->io->load(sn->io->ctx, path, &text, &len, msg, cap);
+	if (r)
+		return r;
+	r = ini_parse(ini, path, text, len, msg, cap);
+	free(text);
+	return r;
+}
+
+static int load_device(const struct pft_snapshot *sn, struct device *d, const char *dir, const char *file, unsigned list_line,
 		       const char *snap_path, char *msg, size_t cap)
 {
 	char *path = snap_join(dir, file);
@@ -175,7 +194,7 @@ static int load_device(struct device *d, const char *dir, const char *file, unsi
 
 	if (!path)
 		return -PFT_E_NOMEM;
-	r = ini_load(&d->ini, path, msg, cap);
+	r = load_ini(sn, &d->ini, path, msg, cap);
 	free(path);
 	if (r == -PFT_E_IO && msg && cap) {
 		char tmp[600];
@@ -293,7 +312,7 @@ static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size
 
 	if (!path)
 		return -PFT_E_NOMEM;
-	r = ini_load(&sn->trace, path, msg, cap);
+	r = load_ini(sn, &sn->trace, path, msg, cap);
 	free(path);
 	if (r)
 		return r;
@@ -392,6 +411,12 @@ void pft_snapshot_close(struct pft_snapshot *sn)
 
 int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, size_t cap)
 {
+	return snap_open_io(dir, NULL, out, msg, cap);
+}
+
+int snap_open_io(const char *dir, const struct snap_io *io, struct pft_snapshot **out,
+		 char *msg, size_t cap)
+{
 	struct pft_snapshot *sn;
 	const struct ini_section *dl, *tr;
 	char *path;
@@ -406,6 +431,7 @@ int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, siz
 	sn = calloc(1, sizeof(*sn));
 	if (!sn)
 		return -PFT_E_NOMEM;
+	sn->io = io;
 	sn->dir = strdup(dir);
 	path = snap_join(dir, "snapshot.ini");
 	if (!sn->dir || !path) {
@@ -413,7 +439,7 @@ int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, siz
 		pft_snapshot_close(sn);
 		return -PFT_E_NOMEM;
 	}
-	r = ini_load(&sn->snap, path, msg, cap);
+	r = load_ini(sn, &sn->snap, path, msg, cap);
 	free(path);
 	if (r)
 		goto out;
@@ -431,7 +457,7 @@ int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, siz
 	for (i = 0; i < dl->n; i++) {
 		size_t k;
 
-		r = load_device(&sn->dev[i], dir, dl->e[i].value, dl->e[i].line, sn->snap.path,
+		r = load_device(sn, &sn->dev[i], dir, dl->e[i].value, dl->e[i].line, sn->snap.path,
 				msg, cap);
 		sn->ndev = i + 1;
 		if (r)
