@@ -66,7 +66,7 @@ struct pft_ptm {
 	uint32_t ext_in;
 	uint64_t ext_bus[4];
 	uint32_t ext_out;
-	uint8_t ts_event_prev;  /* timestamp event value at the previous step */
+	uint8_t res_idle;       /* no event can fire: steps are trivial */
 
 	/* processor state */
 	uint8_t enabled;        /* ProgBit and PowerDown clear */
@@ -150,6 +150,7 @@ int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
                  int *trigger, int *ts_event);
 /* Evaluate a 17-bit event register value against the current resources. */
 int ptm_res_event(const struct pft_ptm *p, uint32_t ev);
+void ptm_res_update_idle(struct pft_ptm *p);
 
 /* ptm_fifo.c */
 int ptm_fifo_init(struct ptm_fifo *q, const struct pft_ptm_params *par);

@@ -194,6 +194,7 @@ void ptm_regs_reset(struct pft_ptm *p)
 	p->seq = 0;
 	p->ss_state = 0;
 	p->trig_done = 0;
+	ptm_res_update_idle(p);
 }
 
 /* Derive features and resource counts from the registers; rebuild the
@@ -257,7 +258,17 @@ static int cr_enabled(uint32_t cr)
 	return !(cr & (1u << 10)) && !(cr & 1u);
 }
 
+static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v);
+
 int pft_ptm_set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
+{
+	int rc = set_reg(p, regno, v);
+	if (p)
+		ptm_res_update_idle(p);
+	return rc;
+}
+
+static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 {
 	if (!p)
 		return -PFT_E_INVAL;

@@ -116,9 +116,36 @@ int ptm_res_event(const struct pft_ptm *p, uint32_t ev)
 	}
 }
 
+/* Recomputed on every register write: TraceEnable is "always" and no event
+ * can ever fire, so a step changes nothing (the fast path of the common
+ * trace-everything configuration). */
+void ptm_res_update_idle(struct pft_ptm *p)
+{
+	static const uint16_t never[] = {
+		PFT_PTM_ETMTRIGGER, PFT_PTM_ETMTSEVR, PFT_PTM_ETMSQ12EVR, PFT_PTM_ETMSQ21EVR,
+		PFT_PTM_ETMSQ23EVR, PFT_PTM_ETMSQ31EVR, PFT_PTM_ETMSQ32EVR, PFT_PTM_ETMSQ13EVR,
+		PFT_PTM_ETMCNTENR(1), PFT_PTM_ETMCNTENR(2), PFT_PTM_ETMCNTENR(3), PFT_PTM_ETMCNTENR(4),
+		PFT_PTM_ETMCNTRLDEVR(1), PFT_PTM_ETMCNTRLDEVR(2), PFT_PTM_ETMCNTRLDEVR(3),
+		PFT_PTM_ETMCNTRLDEVR(4), PFT_PTM_ETMEXTOUTEVR(1), PFT_PTM_ETMEXTOUTEVR(2),
+		PFT_PTM_ETMEXTOUTEVR(3), PFT_PTM_ETMEXTOUTEVR(4),
+	};
+	int idle = (p->regs[PFT_PTM_ETMTEEVR] & 0x1FFFF) == PFT_PTM_EVENT_ALWAYS &&
+		   (p->regs[PFT_PTM_ETMTECR1] & 0x030000FFu) == 0x01000000u;
+	for (size_t i = 0; idle && i < sizeof(never) / sizeof(never[0]); i++)
+		idle = (p->regs[never[i]] & 0x1FFFF) == PFT_PTM_EVENT_NEVER;
+	p->res_idle = (uint8_t)idle;
+}
+
 int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
 		 int *trigger, int *ts_event)
 {
+	if (p->res_idle) {
+		p->sac_hit = 0;
+		p->ext_out = 0;
+		*trigger = 0;
+		*ts_event = 0;
+		return 1;
+	}
 	uint16_t sac = 0;
 	uint8_t arc_in = 0, arc_ex = 0;
 	int matchable = has_block && !p->prohibited && !p->jazelle;
