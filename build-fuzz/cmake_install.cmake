@@ -122,6 +122,11 @@ endif()
 
 if(NOT CMAKE_INSTALL_LOCAL_ONLY)
   # Include the install script for the subdirectory.
+  include("/work/wt/tfo/build-fuzz/examples/cmake_install.cmake")
+endif()
+
+if(NOT CMAKE_INSTALL_LOCAL_ONLY)
+  # Include the install script for the subdirectory.
   include("/work/wt/tfo/build-fuzz/fuzz/cmake_install.cmake")
 endif()
 

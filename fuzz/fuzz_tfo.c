@@ -2,8 +2,10 @@
 /* libFuzzer target: ETMv2 trace port capture reader (binary and text) and
  * the TFO synchroniser.  Input: a binary capture ("ETM2" header), or a text
  * capture, or raw cycles (first byte picks the port width, then 3 bytes per
- * cycle).  Checks: delivered bytes are contiguous in the stream, items are
- * well formed, nothing is left once the decoder has ended. */
+ * cycle), or 'G' + bytes that drive the port generator.  Checks: delivered
+ * bytes are contiguous in the stream, items are well formed, nothing is left
+ * once the decoder has ended; for 'G', the synchroniser gives back exactly
+ * the generator's bytes and TFO header positions. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -138,13 +140,114 @@ static void run_raw(const uint8_t *data, size_t size)
 	finish(&s);
 }
 
+/* Round trip: the input drives the generator (2 bytes per cycle), the
+ * synchroniser must give back exactly the bytes and TFO positions. */
+static void run_roundtrip(const uint8_t *data, size_t size)
+{
+	static const uint8_t widths[3] = { 4, 8, 16 };
+	struct pft_tfo_port port = { widths[data[1] % 3], (uint8_t)(data[1] >> 7) };
+	struct pft_tfo_gen *g = pft_tfo_gen_alloc(&port, 200);
+	struct pft_tfo_dec *d = pft_tfo_dec_alloc(&port);
+	static uint8_t stream[1 << 16];
+	static uint64_t hdr[4096];
+	size_t nstream = 0, nhdr = 0, ntfo_seen = 0, pos, ncyc = 0;
+	uint64_t next_off = 0;
+	struct pft_tfo_item it;
+	int tail = 0;
+
+	REQUIRE(g && d);
+	for (pos = 2; ncyc < 20000; pos += 2, ncyc++) {
+		struct pft_tfo_gen_cycle in;
+		struct pft_tfo_cycle out;
+		struct pft_tfo_gen_note note;
+		size_t level = pft_tfo_gen_fifo_level(g);
+		int busy = pft_tfo_gen_busy(g);
+		uint8_t a, b, bytes[8];
+		unsigned k;
+
+		if (pos + 2 > size)
+			tail = 1;
+		if (tail && level == 0 && !busy)
+			break;
+		a = tail ? 0x04 : data[pos];
+		b = tail ? 0 : data[pos + 1];
+		memset(&in, 0, sizeof(in));
+		in.status = a & 0xF;
+		if (in.status == PFT_TFO_PS_TR || in.status == PFT_TFO_PS_TD)
+			in.status = PFT_TFO_PS_WT;
+		if ((in.status & 1) && level < 60)
+			in.npush = (uint16_t)(1 + (b & 3));
+		else
+			in.status &= (uint8_t)~1u;
+		if ((a & 0x90) == 0x90 && !tail)
+			in.flags |= PFT_TFO_GEN_TRIGGER;
+		if (!busy && (ncyc == 0 || ((a & 0x60) == 0x60 && level < 80 && !tail))) {
+			in.flags |= PFT_TFO_GEN_TFO;
+			in.reason = ncyc == 0 ? 1 : (uint8_t)((b >> 2) & 3);
+			if (in.reason == 0)
+				in.status = PFT_TFO_PS_IE;
+			in.npush = 4;
+		}
+		if (!busy && !(in.flags & (PFT_TFO_GEN_TFO | PFT_TFO_GEN_TRIGGER))) {
+			if (level + in.npush == 0)
+				in.status = PFT_TFO_PS_WT;
+			if (port.width == 16 && level + in.npush == 1) {
+				in.status |= 1;
+				in.npush++;
+			}
+		}
+		for (k = 0; k < in.npush; k++)
+			bytes[k] = (uint8_t)(b * 31u + k * 7u + ncyc);
+		REQUIRE(pft_tfo_gen_step(g, &in, bytes, &out, &note) == 0);
+		REQUIRE(note.idle_lanes == 0);
+		if (in.flags & PFT_TFO_GEN_TFO) {
+			REQUIRE(nstream < sizeof(stream) && nhdr < 4096);
+			hdr[nhdr++] = note.header_offset;
+			stream[nstream++] = (uint8_t)pft_tfo_header_encode(in.reason, 0);
+		}
+		REQUIRE(nstream + in.npush <= sizeof(stream));
+		memcpy(stream + nstream, bytes, in.npush);
+		nstream += in.npush;
+		while (pft_tfo_dec_push(d, &out) == -PFT_E_AGAIN)
+			REQUIRE(0); /* a clean capture never fills the queue */
+		while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0) {
+			REQUIRE(it.kind != PFT_TFO_ITEM_ERROR && it.kind != PFT_TFO_ITEM_SKIPPED);
+			if (it.kind == PFT_TFO_ITEM_BYTES) {
+				REQUIRE(it.offset == next_off && it.offset + it.nbytes <= nstream);
+				REQUIRE(!memcmp(stream + it.offset, it.bytes, it.nbytes));
+				next_off += it.nbytes;
+			} else if (it.kind == PFT_TFO_ITEM_TFO) {
+				REQUIRE(ntfo_seen < nhdr && it.offset == hdr[ntfo_seen]);
+				ntfo_seen++;
+			}
+		}
+	}
+	REQUIRE(pft_tfo_dec_end(d) == 0);
+	while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0) {
+		REQUIRE(it.kind != PFT_TFO_ITEM_ERROR);
+		if (it.kind == PFT_TFO_ITEM_BYTES) {
+			REQUIRE(it.offset == next_off && !memcmp(stream + it.offset, it.bytes, it.nbytes));
+			next_off += it.nbytes;
+		} else if (it.kind == PFT_TFO_ITEM_TFO) {
+			REQUIRE(ntfo_seen < nhdr && it.offset == hdr[ntfo_seen]);
+			ntfo_seen++;
+		}
+	}
+	REQUIRE(ntfo_seen == nhdr);
+	REQUIRE(next_off == nstream);
+	pft_tfo_gen_free(g);
+	pft_tfo_dec_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0)
 		return 0;
-	if (size >= 4 && !memcmp(data, "ETM2", 4))
+	if (size >= 2 && data[0] == 'G')
+		run_roundtrip(data, size);
+	else if (size >= 4 && !memcmp(data, "ETM2", 4))
 		run_binary(data, size);
 	else if (data[0] == 'e' || data[0] == '#')
 		run_text(data, size);

@@ -14,6 +14,11 @@ endif()
 # PFT_FUZZERS at fuzz/CMakeLists.txt:3 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/fuzz/fuzz_*.c")
 set(OLD_GLOB
+  "/work/wt/tfo/fuzz/fuzz_deformat.c"
+  "/work/wt/tfo/fuzz/fuzz_flow.c"
+  "/work/wt/tfo/fuzz/fuzz_isa.c"
+  "/work/wt/tfo/fuzz/fuzz_packet.c"
+  "/work/wt/tfo/fuzz/fuzz_snapshot.c"
   "/work/wt/tfo/fuzz/fuzz_tfo.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
@@ -26,6 +31,33 @@ file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/src/*/*.c")
 set(OLD_GLOB
   "/work/wt/tfo/src/common/config.c"
   "/work/wt/tfo/src/common/errors.c"
+  "/work/wt/tfo/src/flow/flow.c"
+  "/work/wt/tfo/src/flow/flow_names.c"
+  "/work/wt/tfo/src/flow/flow_walk.c"
+  "/work/wt/tfo/src/flow/rstack.c"
+  "/work/wt/tfo/src/frame/deformat.c"
+  "/work/wt/tfo/src/frame/format.c"
+  "/work/wt/tfo/src/image/block_cache.c"
+  "/work/wt/tfo/src/image/image.c"
+  "/work/wt/tfo/src/image/image_elf.c"
+  "/work/wt/tfo/src/isa/isa.c"
+  "/work/wt/tfo/src/isa/isa_a32.c"
+  "/work/wt/tfo/src/isa/isa_t16.c"
+  "/work/wt/tfo/src/isa/isa_t32.c"
+  "/work/wt/tfo/src/packet/pkt_decoder.c"
+  "/work/wt/tfo/src/packet/pkt_encoder.c"
+  "/work/wt/tfo/src/packet/pkt_names.c"
+  "/work/wt/tfo/src/packet/pkt_tables.c"
+  "/work/wt/tfo/src/ptm/ptm_fifo.c"
+  "/work/wt/tfo/src/ptm/ptm_gen.c"
+  "/work/wt/tfo/src/ptm/ptm_output.c"
+  "/work/wt/tfo/src/ptm/ptm_regs.c"
+  "/work/wt/tfo/src/ptm/ptm_resources.c"
+  "/work/wt/tfo/src/ptm/ptm_rstack.c"
+  "/work/wt/tfo/src/ptm/ptm_sync.c"
+  "/work/wt/tfo/src/snapshot/ini.c"
+  "/work/wt/tfo/src/snapshot/snapshot.c"
+  "/work/wt/tfo/src/snapshot/snapshot_write.c"
   "/work/wt/tfo/src/tfo/tfo_capture.c"
   "/work/wt/tfo/src/tfo/tfo_codec.c"
   "/work/wt/tfo/src/tfo/tfo_gen.c"
@@ -39,6 +71,11 @@ endif()
 # PFT_TEST_FRAGMENTS at tests/CMakeLists.txt:27 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tests/*.cmake")
 set(OLD_GLOB
+  "/work/wt/tfo/tests/decode.cmake"
+  "/work/wt/tfo/tests/dump_oracle.cmake"
+  "/work/wt/tfo/tests/ptm_oracle.cmake"
+  "/work/wt/tfo/tests/record.cmake"
+  "/work/wt/tfo/tests/tfo.cmake"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")
@@ -59,6 +96,33 @@ endif()
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tests/unit/test_*.c")
 set(OLD_GLOB
   "/work/wt/tfo/tests/unit/test_config.c"
+  "/work/wt/tfo/tests/unit/test_dump_synth.c"
+  "/work/wt/tfo/tests/unit/test_flow_rstack.c"
+  "/work/wt/tfo/tests/unit/test_flow_tc2.c"
+  "/work/wt/tfo/tests/unit/test_flow_vectors.c"
+  "/work/wt/tfo/tests/unit/test_frame.c"
+  "/work/wt/tfo/tests/unit/test_frame_roundtrip.c"
+  "/work/wt/tfo/tests/unit/test_frame_tc2.c"
+  "/work/wt/tfo/tests/unit/test_image.c"
+  "/work/wt/tfo/tests/unit/test_image_cache.c"
+  "/work/wt/tfo/tests/unit/test_isa.c"
+  "/work/wt/tfo/tests/unit/test_isa_capstone.c"
+  "/work/wt/tfo/tests/unit/test_isa_ds5.c"
+  "/work/wt/tfo/tests/unit/test_pkt_decoder.c"
+  "/work/wt/tfo/tests/unit/test_pkt_encoder.c"
+  "/work/wt/tfo/tests/unit/test_pkt_errors.c"
+  "/work/wt/tfo/tests/unit/test_pkt_roundtrip.c"
+  "/work/wt/tfo/tests/unit/test_pkt_stream.c"
+  "/work/wt/tfo/tests/unit/test_pkt_tables.c"
+  "/work/wt/tfo/tests/unit/test_ptm_fifo.c"
+  "/work/wt/tfo/tests/unit/test_ptm_oracle.c"
+  "/work/wt/tfo/tests/unit/test_ptm_regs.c"
+  "/work/wt/tfo/tests/unit/test_ptm_resources.c"
+  "/work/wt/tfo/tests/unit/test_ptm_roundtrip.c"
+  "/work/wt/tfo/tests/unit/test_ptm_trace.c"
+  "/work/wt/tfo/tests/unit/test_snapshot.c"
+  "/work/wt/tfo/tests/unit/test_snapshot_ini.c"
+  "/work/wt/tfo/tests/unit/test_snapshot_write.c"
   "/work/wt/tfo/tests/unit/test_tfo_capture.c"
   "/work/wt/tfo/tests/unit/test_tfo_codec.c"
   "/work/wt/tfo/tests/unit/test_tfo_gen.c"
@@ -72,9 +136,22 @@ endif()
 # PFT_TOOL_SOURCES at CMakeLists.txt:63 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tools/pft/*.c")
 set(OLD_GLOB
+  "/work/wt/tfo/tools/pft/cmd_decode.c"
+  "/work/wt/tfo/tools/pft/cmd_dump.c"
+  "/work/wt/tfo/tools/pft/cmd_record.c"
   "/work/wt/tfo/tools/pft/cmd_tfo.c"
   "/work/wt/tfo/tools/pft/cmd_version.c"
+  "/work/wt/tfo/tools/pft/decode_disasm.c"
+  "/work/wt/tfo/tools/pft/decode_out.c"
+  "/work/wt/tfo/tools/pft/decode_syms.c"
+  "/work/wt/tfo/tools/pft/input.c"
   "/work/wt/tfo/tools/pft/main.c"
+  "/work/wt/tfo/tools/pft/record_cycles.c"
+  "/work/wt/tfo/tools/pft/record_elf.c"
+  "/work/wt/tfo/tools/pft/record_emu.c"
+  "/work/wt/tfo/tools/pft/record_log.c"
+  "/work/wt/tfo/tools/pft/record_pipe.c"
+  "/work/wt/tfo/tools/pft/record_util.c"
   )
 if(NOT "${NEW_GLOB}" STREQUAL "${OLD_GLOB}")
   message("-- GLOB mismatch!")
@@ -84,6 +161,9 @@ endif()
 # PFT_CMD_SOURCES at CMakeLists.txt:64 (file)
 file(GLOB NEW_GLOB LIST_DIRECTORIES true "/work/wt/tfo/tools/pft/cmd_*.c")
 set(OLD_GLOB
+  "/work/wt/tfo/tools/pft/cmd_decode.c"
+  "/work/wt/tfo/tools/pft/cmd_dump.c"
+  "/work/wt/tfo/tools/pft/cmd_record.c"
   "/work/wt/tfo/tools/pft/cmd_tfo.c"
   "/work/wt/tfo/tools/pft/cmd_version.c"
   )

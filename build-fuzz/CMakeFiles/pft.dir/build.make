@@ -69,10 +69,52 @@ include CMakeFiles/pft.dir/progress.make
 # Include the compile flags for this target's objects.
 include CMakeFiles/pft.dir/flags.make
 
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: /work/wt/tfo/tools/pft/cmd_decode.c
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o -c /work/wt/tfo/tools/pft/cmd_decode.c
+
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/cmd_decode.c > CMakeFiles/pft.dir/tools/pft/cmd_decode.c.i
+
+CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/cmd_decode.c -o CMakeFiles/pft.dir/tools/pft/cmd_decode.c.s
+
+CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: /work/wt/tfo/tools/pft/cmd_dump.c
+CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o -c /work/wt/tfo/tools/pft/cmd_dump.c
+
+CMakeFiles/pft.dir/tools/pft/cmd_dump.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/cmd_dump.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/cmd_dump.c > CMakeFiles/pft.dir/tools/pft/cmd_dump.c.i
+
+CMakeFiles/pft.dir/tools/pft/cmd_dump.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/cmd_dump.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/cmd_dump.c -o CMakeFiles/pft.dir/tools/pft/cmd_dump.c.s
+
+CMakeFiles/pft.dir/tools/pft/cmd_record.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/cmd_record.c.o: /work/wt/tfo/tools/pft/cmd_record.c
+CMakeFiles/pft.dir/tools/pft/cmd_record.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_record.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_record.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_record.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_record.c.o -c /work/wt/tfo/tools/pft/cmd_record.c
+
+CMakeFiles/pft.dir/tools/pft/cmd_record.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/cmd_record.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/cmd_record.c > CMakeFiles/pft.dir/tools/pft/cmd_record.c.i
+
+CMakeFiles/pft.dir/tools/pft/cmd_record.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/cmd_record.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/cmd_record.c -o CMakeFiles/pft.dir/tools/pft/cmd_record.c.s
+
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: /work/wt/tfo/tools/pft/cmd_tfo.c
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_1) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o -c /work/wt/tfo/tools/pft/cmd_tfo.c
 
 CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.i: cmake_force
@@ -86,7 +128,7 @@ CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.s: cmake_force
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: /work/wt/tfo/tools/pft/cmd_version.c
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_2) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_version.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pft.dir/tools/pft/cmd_version.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/cmd_version.c.o -MF CMakeFiles/pft.dir/tools/pft/cmd_version.c.o.d -o CMakeFiles/pft.dir/tools/pft/cmd_version.c.o -c /work/wt/tfo/tools/pft/cmd_version.c
 
 CMakeFiles/pft.dir/tools/pft/cmd_version.c.i: cmake_force
@@ -97,10 +139,66 @@ CMakeFiles/pft.dir/tools/pft/cmd_version.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/cmd_version.c.s"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/cmd_version.c -o CMakeFiles/pft.dir/tools/pft/cmd_version.c.s
 
+CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: /work/wt/tfo/tools/pft/decode_disasm.c
+CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o -c /work/wt/tfo/tools/pft/decode_disasm.c
+
+CMakeFiles/pft.dir/tools/pft/decode_disasm.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/decode_disasm.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/decode_disasm.c > CMakeFiles/pft.dir/tools/pft/decode_disasm.c.i
+
+CMakeFiles/pft.dir/tools/pft/decode_disasm.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/decode_disasm.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/decode_disasm.c -o CMakeFiles/pft.dir/tools/pft/decode_disasm.c.s
+
+CMakeFiles/pft.dir/tools/pft/decode_out.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/decode_out.c.o: /work/wt/tfo/tools/pft/decode_out.c
+CMakeFiles/pft.dir/tools/pft/decode_out.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pft.dir/tools/pft/decode_out.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_out.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_out.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_out.c.o -c /work/wt/tfo/tools/pft/decode_out.c
+
+CMakeFiles/pft.dir/tools/pft/decode_out.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/decode_out.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/decode_out.c > CMakeFiles/pft.dir/tools/pft/decode_out.c.i
+
+CMakeFiles/pft.dir/tools/pft/decode_out.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/decode_out.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/decode_out.c -o CMakeFiles/pft.dir/tools/pft/decode_out.c.s
+
+CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: /work/wt/tfo/tools/pft/decode_syms.c
+CMakeFiles/pft.dir/tools/pft/decode_syms.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pft.dir/tools/pft/decode_syms.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/decode_syms.c.o -MF CMakeFiles/pft.dir/tools/pft/decode_syms.c.o.d -o CMakeFiles/pft.dir/tools/pft/decode_syms.c.o -c /work/wt/tfo/tools/pft/decode_syms.c
+
+CMakeFiles/pft.dir/tools/pft/decode_syms.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/decode_syms.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/decode_syms.c > CMakeFiles/pft.dir/tools/pft/decode_syms.c.i
+
+CMakeFiles/pft.dir/tools/pft/decode_syms.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/decode_syms.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/decode_syms.c -o CMakeFiles/pft.dir/tools/pft/decode_syms.c.s
+
+CMakeFiles/pft.dir/tools/pft/input.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/input.c.o: /work/wt/tfo/tools/pft/input.c
+CMakeFiles/pft.dir/tools/pft/input.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/pft.dir/tools/pft/input.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/input.c.o -MF CMakeFiles/pft.dir/tools/pft/input.c.o.d -o CMakeFiles/pft.dir/tools/pft/input.c.o -c /work/wt/tfo/tools/pft/input.c
+
+CMakeFiles/pft.dir/tools/pft/input.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/input.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/input.c > CMakeFiles/pft.dir/tools/pft/input.c.i
+
+CMakeFiles/pft.dir/tools/pft/input.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/input.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/input.c -o CMakeFiles/pft.dir/tools/pft/input.c.s
+
 CMakeFiles/pft.dir/tools/pft/main.c.o: CMakeFiles/pft.dir/flags.make
 CMakeFiles/pft.dir/tools/pft/main.c.o: /work/wt/tfo/tools/pft/main.c
 CMakeFiles/pft.dir/tools/pft/main.c.o: CMakeFiles/pft.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft.dir/tools/pft/main.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/pft.dir/tools/pft/main.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/main.c.o -MF CMakeFiles/pft.dir/tools/pft/main.c.o.d -o CMakeFiles/pft.dir/tools/pft/main.c.o -c /work/wt/tfo/tools/pft/main.c
 
 CMakeFiles/pft.dir/tools/pft/main.c.i: cmake_force
@@ -111,25 +209,135 @@ CMakeFiles/pft.dir/tools/pft/main.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/main.c.s"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/main.c -o CMakeFiles/pft.dir/tools/pft/main.c.s
 
+CMakeFiles/pft.dir/tools/pft/record_cycles.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_cycles.c.o: /work/wt/tfo/tools/pft/record_cycles.c
+CMakeFiles/pft.dir/tools/pft/record_cycles.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/pft.dir/tools/pft/record_cycles.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_cycles.c.o -MF CMakeFiles/pft.dir/tools/pft/record_cycles.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_cycles.c.o -c /work/wt/tfo/tools/pft/record_cycles.c
+
+CMakeFiles/pft.dir/tools/pft/record_cycles.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_cycles.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_cycles.c > CMakeFiles/pft.dir/tools/pft/record_cycles.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_cycles.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_cycles.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_cycles.c -o CMakeFiles/pft.dir/tools/pft/record_cycles.c.s
+
+CMakeFiles/pft.dir/tools/pft/record_elf.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_elf.c.o: /work/wt/tfo/tools/pft/record_elf.c
+CMakeFiles/pft.dir/tools/pft/record_elf.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/pft.dir/tools/pft/record_elf.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_elf.c.o -MF CMakeFiles/pft.dir/tools/pft/record_elf.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_elf.c.o -c /work/wt/tfo/tools/pft/record_elf.c
+
+CMakeFiles/pft.dir/tools/pft/record_elf.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_elf.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_elf.c > CMakeFiles/pft.dir/tools/pft/record_elf.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_elf.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_elf.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_elf.c -o CMakeFiles/pft.dir/tools/pft/record_elf.c.s
+
+CMakeFiles/pft.dir/tools/pft/record_emu.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_emu.c.o: /work/wt/tfo/tools/pft/record_emu.c
+CMakeFiles/pft.dir/tools/pft/record_emu.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/pft.dir/tools/pft/record_emu.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_emu.c.o -MF CMakeFiles/pft.dir/tools/pft/record_emu.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_emu.c.o -c /work/wt/tfo/tools/pft/record_emu.c
+
+CMakeFiles/pft.dir/tools/pft/record_emu.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_emu.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_emu.c > CMakeFiles/pft.dir/tools/pft/record_emu.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_emu.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_emu.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_emu.c -o CMakeFiles/pft.dir/tools/pft/record_emu.c.s
+
+CMakeFiles/pft.dir/tools/pft/record_log.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_log.c.o: /work/wt/tfo/tools/pft/record_log.c
+CMakeFiles/pft.dir/tools/pft/record_log.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/pft.dir/tools/pft/record_log.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_log.c.o -MF CMakeFiles/pft.dir/tools/pft/record_log.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_log.c.o -c /work/wt/tfo/tools/pft/record_log.c
+
+CMakeFiles/pft.dir/tools/pft/record_log.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_log.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_log.c > CMakeFiles/pft.dir/tools/pft/record_log.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_log.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_log.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_log.c -o CMakeFiles/pft.dir/tools/pft/record_log.c.s
+
+CMakeFiles/pft.dir/tools/pft/record_pipe.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_pipe.c.o: /work/wt/tfo/tools/pft/record_pipe.c
+CMakeFiles/pft.dir/tools/pft/record_pipe.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/pft.dir/tools/pft/record_pipe.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_pipe.c.o -MF CMakeFiles/pft.dir/tools/pft/record_pipe.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_pipe.c.o -c /work/wt/tfo/tools/pft/record_pipe.c
+
+CMakeFiles/pft.dir/tools/pft/record_pipe.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_pipe.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_pipe.c > CMakeFiles/pft.dir/tools/pft/record_pipe.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_pipe.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_pipe.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_pipe.c -o CMakeFiles/pft.dir/tools/pft/record_pipe.c.s
+
+CMakeFiles/pft.dir/tools/pft/record_util.c.o: CMakeFiles/pft.dir/flags.make
+CMakeFiles/pft.dir/tools/pft/record_util.c.o: /work/wt/tfo/tools/pft/record_util.c
+CMakeFiles/pft.dir/tools/pft/record_util.c.o: CMakeFiles/pft.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/pft.dir/tools/pft/record_util.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft.dir/tools/pft/record_util.c.o -MF CMakeFiles/pft.dir/tools/pft/record_util.c.o.d -o CMakeFiles/pft.dir/tools/pft/record_util.c.o -c /work/wt/tfo/tools/pft/record_util.c
+
+CMakeFiles/pft.dir/tools/pft/record_util.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft.dir/tools/pft/record_util.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/tools/pft/record_util.c > CMakeFiles/pft.dir/tools/pft/record_util.c.i
+
+CMakeFiles/pft.dir/tools/pft/record_util.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft.dir/tools/pft/record_util.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/tools/pft/record_util.c -o CMakeFiles/pft.dir/tools/pft/record_util.c.s
+
 # Object files for target pft
 pft_OBJECTS = \
+"CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o" \
+"CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o" \
+"CMakeFiles/pft.dir/tools/pft/cmd_record.c.o" \
 "CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o" \
 "CMakeFiles/pft.dir/tools/pft/cmd_version.c.o" \
-"CMakeFiles/pft.dir/tools/pft/main.c.o"
+"CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o" \
+"CMakeFiles/pft.dir/tools/pft/decode_out.c.o" \
+"CMakeFiles/pft.dir/tools/pft/decode_syms.c.o" \
+"CMakeFiles/pft.dir/tools/pft/input.c.o" \
+"CMakeFiles/pft.dir/tools/pft/main.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_cycles.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_elf.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_emu.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_log.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_pipe.c.o" \
+"CMakeFiles/pft.dir/tools/pft/record_util.c.o"
 
 # External object files for target pft
 pft_EXTERNAL_OBJECTS =
 
+pft: CMakeFiles/pft.dir/tools/pft/cmd_decode.c.o
+pft: CMakeFiles/pft.dir/tools/pft/cmd_dump.c.o
+pft: CMakeFiles/pft.dir/tools/pft/cmd_record.c.o
 pft: CMakeFiles/pft.dir/tools/pft/cmd_tfo.c.o
 pft: CMakeFiles/pft.dir/tools/pft/cmd_version.c.o
+pft: CMakeFiles/pft.dir/tools/pft/decode_disasm.c.o
+pft: CMakeFiles/pft.dir/tools/pft/decode_out.c.o
+pft: CMakeFiles/pft.dir/tools/pft/decode_syms.c.o
+pft: CMakeFiles/pft.dir/tools/pft/input.c.o
 pft: CMakeFiles/pft.dir/tools/pft/main.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_cycles.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_elf.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_emu.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_log.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_pipe.c.o
+pft: CMakeFiles/pft.dir/tools/pft/record_util.c.o
 pft: CMakeFiles/pft.dir/build.make
 pft: libpft.a
 pft: /usr/lib/x86_64-linux-gnu/libelf.so
 pft: /usr/lib/x86_64-linux-gnu/libcapstone.so
 pft: /usr/lib/x86_64-linux-gnu/libunicorn.so
 pft: CMakeFiles/pft.dir/link.txt
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Linking C executable pft"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --bold --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Linking C executable pft"
 	$(CMAKE_COMMAND) -E cmake_link_script CMakeFiles/pft.dir/link.txt --verbose=$(VERBOSE)
 
 # Rule to build all files generated by this target.

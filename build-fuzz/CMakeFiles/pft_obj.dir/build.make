@@ -97,10 +97,388 @@ CMakeFiles/pft_obj.dir/src/common/errors.c.s: cmake_force
 	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/common/errors.c.s"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/common/errors.c -o CMakeFiles/pft_obj.dir/src/common/errors.c.s
 
+CMakeFiles/pft_obj.dir/src/flow/flow.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/flow/flow.c.o: /work/wt/tfo/src/flow/flow.c
+CMakeFiles/pft_obj.dir/src/flow/flow.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft_obj.dir/src/flow/flow.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/flow/flow.c.o -MF CMakeFiles/pft_obj.dir/src/flow/flow.c.o.d -o CMakeFiles/pft_obj.dir/src/flow/flow.c.o -c /work/wt/tfo/src/flow/flow.c
+
+CMakeFiles/pft_obj.dir/src/flow/flow.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/flow/flow.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/flow/flow.c > CMakeFiles/pft_obj.dir/src/flow/flow.c.i
+
+CMakeFiles/pft_obj.dir/src/flow/flow.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/flow/flow.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/flow/flow.c -o CMakeFiles/pft_obj.dir/src/flow/flow.c.s
+
+CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o: /work/wt/tfo/src/flow/flow_names.c
+CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o -MF CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o.d -o CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o -c /work/wt/tfo/src/flow/flow_names.c
+
+CMakeFiles/pft_obj.dir/src/flow/flow_names.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/flow/flow_names.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/flow/flow_names.c > CMakeFiles/pft_obj.dir/src/flow/flow_names.c.i
+
+CMakeFiles/pft_obj.dir/src/flow/flow_names.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/flow/flow_names.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/flow/flow_names.c -o CMakeFiles/pft_obj.dir/src/flow/flow_names.c.s
+
+CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o: /work/wt/tfo/src/flow/flow_walk.c
+CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o -MF CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o.d -o CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o -c /work/wt/tfo/src/flow/flow_walk.c
+
+CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/flow/flow_walk.c > CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.i
+
+CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/flow/flow_walk.c -o CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.s
+
+CMakeFiles/pft_obj.dir/src/flow/rstack.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/flow/rstack.c.o: /work/wt/tfo/src/flow/rstack.c
+CMakeFiles/pft_obj.dir/src/flow/rstack.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pft_obj.dir/src/flow/rstack.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/flow/rstack.c.o -MF CMakeFiles/pft_obj.dir/src/flow/rstack.c.o.d -o CMakeFiles/pft_obj.dir/src/flow/rstack.c.o -c /work/wt/tfo/src/flow/rstack.c
+
+CMakeFiles/pft_obj.dir/src/flow/rstack.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/flow/rstack.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/flow/rstack.c > CMakeFiles/pft_obj.dir/src/flow/rstack.c.i
+
+CMakeFiles/pft_obj.dir/src/flow/rstack.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/flow/rstack.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/flow/rstack.c -o CMakeFiles/pft_obj.dir/src/flow/rstack.c.s
+
+CMakeFiles/pft_obj.dir/src/frame/deformat.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/frame/deformat.c.o: /work/wt/tfo/src/frame/deformat.c
+CMakeFiles/pft_obj.dir/src/frame/deformat.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_7) "Building C object CMakeFiles/pft_obj.dir/src/frame/deformat.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/frame/deformat.c.o -MF CMakeFiles/pft_obj.dir/src/frame/deformat.c.o.d -o CMakeFiles/pft_obj.dir/src/frame/deformat.c.o -c /work/wt/tfo/src/frame/deformat.c
+
+CMakeFiles/pft_obj.dir/src/frame/deformat.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/frame/deformat.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/frame/deformat.c > CMakeFiles/pft_obj.dir/src/frame/deformat.c.i
+
+CMakeFiles/pft_obj.dir/src/frame/deformat.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/frame/deformat.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/frame/deformat.c -o CMakeFiles/pft_obj.dir/src/frame/deformat.c.s
+
+CMakeFiles/pft_obj.dir/src/frame/format.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/frame/format.c.o: /work/wt/tfo/src/frame/format.c
+CMakeFiles/pft_obj.dir/src/frame/format.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_8) "Building C object CMakeFiles/pft_obj.dir/src/frame/format.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/frame/format.c.o -MF CMakeFiles/pft_obj.dir/src/frame/format.c.o.d -o CMakeFiles/pft_obj.dir/src/frame/format.c.o -c /work/wt/tfo/src/frame/format.c
+
+CMakeFiles/pft_obj.dir/src/frame/format.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/frame/format.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/frame/format.c > CMakeFiles/pft_obj.dir/src/frame/format.c.i
+
+CMakeFiles/pft_obj.dir/src/frame/format.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/frame/format.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/frame/format.c -o CMakeFiles/pft_obj.dir/src/frame/format.c.s
+
+CMakeFiles/pft_obj.dir/src/image/block_cache.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/image/block_cache.c.o: /work/wt/tfo/src/image/block_cache.c
+CMakeFiles/pft_obj.dir/src/image/block_cache.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_9) "Building C object CMakeFiles/pft_obj.dir/src/image/block_cache.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/image/block_cache.c.o -MF CMakeFiles/pft_obj.dir/src/image/block_cache.c.o.d -o CMakeFiles/pft_obj.dir/src/image/block_cache.c.o -c /work/wt/tfo/src/image/block_cache.c
+
+CMakeFiles/pft_obj.dir/src/image/block_cache.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/image/block_cache.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/image/block_cache.c > CMakeFiles/pft_obj.dir/src/image/block_cache.c.i
+
+CMakeFiles/pft_obj.dir/src/image/block_cache.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/image/block_cache.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/image/block_cache.c -o CMakeFiles/pft_obj.dir/src/image/block_cache.c.s
+
+CMakeFiles/pft_obj.dir/src/image/image.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/image/image.c.o: /work/wt/tfo/src/image/image.c
+CMakeFiles/pft_obj.dir/src/image/image.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_10) "Building C object CMakeFiles/pft_obj.dir/src/image/image.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/image/image.c.o -MF CMakeFiles/pft_obj.dir/src/image/image.c.o.d -o CMakeFiles/pft_obj.dir/src/image/image.c.o -c /work/wt/tfo/src/image/image.c
+
+CMakeFiles/pft_obj.dir/src/image/image.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/image/image.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/image/image.c > CMakeFiles/pft_obj.dir/src/image/image.c.i
+
+CMakeFiles/pft_obj.dir/src/image/image.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/image/image.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/image/image.c -o CMakeFiles/pft_obj.dir/src/image/image.c.s
+
+CMakeFiles/pft_obj.dir/src/image/image_elf.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/image/image_elf.c.o: /work/wt/tfo/src/image/image_elf.c
+CMakeFiles/pft_obj.dir/src/image/image_elf.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_11) "Building C object CMakeFiles/pft_obj.dir/src/image/image_elf.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/image/image_elf.c.o -MF CMakeFiles/pft_obj.dir/src/image/image_elf.c.o.d -o CMakeFiles/pft_obj.dir/src/image/image_elf.c.o -c /work/wt/tfo/src/image/image_elf.c
+
+CMakeFiles/pft_obj.dir/src/image/image_elf.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/image/image_elf.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/image/image_elf.c > CMakeFiles/pft_obj.dir/src/image/image_elf.c.i
+
+CMakeFiles/pft_obj.dir/src/image/image_elf.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/image/image_elf.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/image/image_elf.c -o CMakeFiles/pft_obj.dir/src/image/image_elf.c.s
+
+CMakeFiles/pft_obj.dir/src/isa/isa.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/isa/isa.c.o: /work/wt/tfo/src/isa/isa.c
+CMakeFiles/pft_obj.dir/src/isa/isa.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_12) "Building C object CMakeFiles/pft_obj.dir/src/isa/isa.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/isa/isa.c.o -MF CMakeFiles/pft_obj.dir/src/isa/isa.c.o.d -o CMakeFiles/pft_obj.dir/src/isa/isa.c.o -c /work/wt/tfo/src/isa/isa.c
+
+CMakeFiles/pft_obj.dir/src/isa/isa.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/isa/isa.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/isa/isa.c > CMakeFiles/pft_obj.dir/src/isa/isa.c.i
+
+CMakeFiles/pft_obj.dir/src/isa/isa.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/isa/isa.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/isa/isa.c -o CMakeFiles/pft_obj.dir/src/isa/isa.c.s
+
+CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o: /work/wt/tfo/src/isa/isa_a32.c
+CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_13) "Building C object CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o -MF CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o.d -o CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o -c /work/wt/tfo/src/isa/isa_a32.c
+
+CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/isa/isa_a32.c > CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.i
+
+CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/isa/isa_a32.c -o CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.s
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o: /work/wt/tfo/src/isa/isa_t16.c
+CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_14) "Building C object CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o -MF CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o.d -o CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o -c /work/wt/tfo/src/isa/isa_t16.c
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/isa/isa_t16.c > CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.i
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/isa/isa_t16.c -o CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.s
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o: /work/wt/tfo/src/isa/isa_t32.c
+CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_15) "Building C object CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o -MF CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o.d -o CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o -c /work/wt/tfo/src/isa/isa_t32.c
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/isa/isa_t32.c > CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.i
+
+CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/isa/isa_t32.c -o CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.s
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: /work/wt/tfo/src/packet/pkt_decoder.c
+CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_16) "Building C object CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o -MF CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o.d -o CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o -c /work/wt/tfo/src/packet/pkt_decoder.c
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/packet/pkt_decoder.c > CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.i
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/packet/pkt_decoder.c -o CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.s
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o: /work/wt/tfo/src/packet/pkt_encoder.c
+CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_17) "Building C object CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o -MF CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o.d -o CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o -c /work/wt/tfo/src/packet/pkt_encoder.c
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/packet/pkt_encoder.c > CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.i
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/packet/pkt_encoder.c -o CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.s
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o: /work/wt/tfo/src/packet/pkt_names.c
+CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_18) "Building C object CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o -MF CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o.d -o CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o -c /work/wt/tfo/src/packet/pkt_names.c
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/packet/pkt_names.c > CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.i
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/packet/pkt_names.c -o CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.s
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o: /work/wt/tfo/src/packet/pkt_tables.c
+CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_19) "Building C object CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o -MF CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o.d -o CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o -c /work/wt/tfo/src/packet/pkt_tables.c
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/packet/pkt_tables.c > CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.i
+
+CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/packet/pkt_tables.c -o CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o: /work/wt/tfo/src/ptm/ptm_fifo.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_20) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o -c /work/wt/tfo/src/ptm/ptm_fifo.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_fifo.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_fifo.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o: /work/wt/tfo/src/ptm/ptm_gen.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_21) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o -c /work/wt/tfo/src/ptm/ptm_gen.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_gen.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_gen.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o: /work/wt/tfo/src/ptm/ptm_output.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_22) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o -c /work/wt/tfo/src/ptm/ptm_output.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_output.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_output.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o: /work/wt/tfo/src/ptm/ptm_regs.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_23) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o -c /work/wt/tfo/src/ptm/ptm_regs.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_regs.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_regs.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o: /work/wt/tfo/src/ptm/ptm_resources.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_24) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o -c /work/wt/tfo/src/ptm/ptm_resources.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_resources.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_resources.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o: /work/wt/tfo/src/ptm/ptm_rstack.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_25) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o -c /work/wt/tfo/src/ptm/ptm_rstack.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_rstack.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_rstack.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.s
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o: /work/wt/tfo/src/ptm/ptm_sync.c
+CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_26) "Building C object CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o -MF CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o.d -o CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o -c /work/wt/tfo/src/ptm/ptm_sync.c
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/ptm/ptm_sync.c > CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.i
+
+CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/ptm/ptm_sync.c -o CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.s
+
+CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o: /work/wt/tfo/src/snapshot/ini.c
+CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_27) "Building C object CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o -MF CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o.d -o CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o -c /work/wt/tfo/src/snapshot/ini.c
+
+CMakeFiles/pft_obj.dir/src/snapshot/ini.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/snapshot/ini.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/snapshot/ini.c > CMakeFiles/pft_obj.dir/src/snapshot/ini.c.i
+
+CMakeFiles/pft_obj.dir/src/snapshot/ini.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/snapshot/ini.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/snapshot/ini.c -o CMakeFiles/pft_obj.dir/src/snapshot/ini.c.s
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o: /work/wt/tfo/src/snapshot/snapshot.c
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_28) "Building C object CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o -MF CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o.d -o CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o -c /work/wt/tfo/src/snapshot/snapshot.c
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/snapshot/snapshot.c > CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.i
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/snapshot/snapshot.c -o CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.s
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o: CMakeFiles/pft_obj.dir/flags.make
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o: /work/wt/tfo/src/snapshot/snapshot_write.c
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_29) "Building C object CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o -MF CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o.d -o CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o -c /work/wt/tfo/src/snapshot/snapshot_write.c
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.i: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Preprocessing C source to CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.i"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -E /work/wt/tfo/src/snapshot/snapshot_write.c > CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.i
+
+CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.s: cmake_force
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green "Compiling C source to assembly CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.s"
+	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -S /work/wt/tfo/src/snapshot/snapshot_write.c -o CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.s
+
 CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o: CMakeFiles/pft_obj.dir/flags.make
 CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o: /work/wt/tfo/src/tfo/tfo_capture.c
 CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_3) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_30) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o -MF CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o.d -o CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o -c /work/wt/tfo/src/tfo/tfo_capture.c
 
 CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.i: cmake_force
@@ -114,7 +492,7 @@ CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.s: cmake_force
 CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o: CMakeFiles/pft_obj.dir/flags.make
 CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o: /work/wt/tfo/src/tfo/tfo_codec.c
 CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_4) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_31) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o -MF CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o.d -o CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o -c /work/wt/tfo/src/tfo/tfo_codec.c
 
 CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.i: cmake_force
@@ -128,7 +506,7 @@ CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.s: cmake_force
 CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o: CMakeFiles/pft_obj.dir/flags.make
 CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o: /work/wt/tfo/src/tfo/tfo_gen.c
 CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_5) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_32) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o -MF CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o.d -o CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o -c /work/wt/tfo/src/tfo/tfo_gen.c
 
 CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.i: cmake_force
@@ -142,7 +520,7 @@ CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.s: cmake_force
 CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o: CMakeFiles/pft_obj.dir/flags.make
 CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o: /work/wt/tfo/src/tfo/tfo_sync.c
 CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o: CMakeFiles/pft_obj.dir/compiler_depend.ts
-	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_6) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o"
+	@$(CMAKE_COMMAND) -E cmake_echo_color --switch=$(COLOR) --green --progress-dir=/work/wt/tfo/build-fuzz/CMakeFiles --progress-num=$(CMAKE_PROGRESS_33) "Building C object CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o"
 	/usr/bin/clang $(C_DEFINES) $(C_INCLUDES) $(C_FLAGS) -MD -MT CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o -MF CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o.d -o CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.o -c /work/wt/tfo/src/tfo/tfo_sync.c
 
 CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.i: cmake_force
@@ -155,6 +533,33 @@ CMakeFiles/pft_obj.dir/src/tfo/tfo_sync.c.s: cmake_force
 
 pft_obj: CMakeFiles/pft_obj.dir/src/common/config.c.o
 pft_obj: CMakeFiles/pft_obj.dir/src/common/errors.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/flow/flow.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/flow/flow_names.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/flow/flow_walk.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/flow/rstack.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/frame/deformat.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/frame/format.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/image/block_cache.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/image/image.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/image/image_elf.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/isa/isa.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/isa/isa_a32.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/isa/isa_t16.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/isa/isa_t32.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/packet/pkt_decoder.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/packet/pkt_encoder.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/packet/pkt_names.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/packet/pkt_tables.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_fifo.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_gen.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_output.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_regs.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_resources.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_rstack.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/ptm/ptm_sync.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/snapshot/ini.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/snapshot/snapshot.c.o
+pft_obj: CMakeFiles/pft_obj.dir/src/snapshot/snapshot_write.c.o
 pft_obj: CMakeFiles/pft_obj.dir/src/tfo/tfo_capture.c.o
 pft_obj: CMakeFiles/pft_obj.dir/src/tfo/tfo_codec.c.o
 pft_obj: CMakeFiles/pft_obj.dir/src/tfo/tfo_gen.c.o

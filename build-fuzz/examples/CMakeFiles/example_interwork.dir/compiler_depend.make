@@ -1,0 +1,2 @@
+# Empty custom commands generated dependencies file for example_interwork.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty custom commands generated dependencies file for example_irq.
+# This may be replaced when dependencies are built.

@@ -1,0 +1,2 @@
+# Empty dependencies file for test_isa_capstone.
+# This may be replaced when dependencies are built.
