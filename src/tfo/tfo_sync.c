@@ -171,7 +171,6 @@ static void resolve_tfo(struct pft_tfo_dec *d, uint32_t tfo_q, int have_header, 
 	unsigned reason = 0;
 	int lsm = 0;
 
-
 	if (!have_header) {
 		t->flags |= PFT_TFO_F_NO_HEADER;
 		ph->drop = 1;
