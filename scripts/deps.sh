@@ -11,3 +11,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
 	libopencsd-dev libopencsd-bin \
 	gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-arm-linux-gnueabihf qemu-user \
 	python3 >/dev/null
+# A Debian armhf program for the pft record end-to-end test (tests/scripts/record_qemu_busybox.sh)
+"$(dirname "$0")/fetch_busybox_armhf.sh" || echo "deps: busybox armhf not fetched; its test will be skipped" >&2

@@ -1,4 +1,7 @@
-# pft record: execution sources, examples and the end-to-end round trips.
-add_test(NAME record_emu_oracle COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/record_emu_oracle.sh)
-set_tests_properties(record_emu_oracle PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}"
-                     SKIP_RETURN_CODE 77 TIMEOUT 300)
+# pft record: execution sources, examples and the end-to-end round trips
+# (scripts in tests/scripts/record_*; see each script's header).
+foreach(t record_emu_oracle record_roundtrip record_cli record_qemu_busybox)
+  add_test(NAME ${t} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/${t}.sh)
+  set_tests_properties(${t} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}"
+                       SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "record.h"
+#include "record_ptm.h"
 
 const char *const cmd_record_summary =
 	"run a program (or replay an execution log) through the software PTM";
@@ -45,13 +46,18 @@ static void usage(FILE *f)
 "Output:\n"
 "  -o, --output DIR      snapshot folder to write\n"
 "  --log FILE            executed-instruction log ('%%08x A32|T32' per line; -: stdout)\n"
+"  --log-exceptions      with --log: also '! TYPE PREF_RETURN' before each exception\n"
+"                        (the plain log format --import reads)\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
+	fputs(RECORD_PTM_OPTIONS_HELP, f);
+	fputs(INPUT_OPTIONS_HELP, f);
+	fputs("  (--format raw|frames chooses the snapshot's trace buffer layout; default frames)\n", f);
 }
 
 enum {
 	O_UNTIL = 256, O_MAX, O_IRQ_EVERY, O_IRQ_AT, O_IRQ_RANDOM, O_SEED, O_QEMU, O_IMPORT,
-	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG,
+	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC,
 };
 
 static const struct option base_long[] = {
@@ -68,9 +74,11 @@ static const struct option base_long[] = {
 	{ "cpu-freq", required_argument, NULL, O_CPU_FREQ },
 	{ "ts-freq", required_argument, NULL, O_TS_FREQ },
 	{ "log", required_argument, NULL, O_LOG },
+	{ "log-exceptions", no_argument, NULL, O_LOG_EXC },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
 };
 
 #define MAX_ELFS 16
@@ -85,7 +93,8 @@ struct record {
 	unsigned nelf;
 	struct rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
-	int quiet;
+	int quiet, log_exceptions;
+	struct record_ptm_opts ptm;
 };
 
 static int parse_irq_at(struct record *r, const char *s)
@@ -114,16 +123,23 @@ static int parse_irq_at(struct record *r, const char *s)
 
 static int parse_args(struct record *r, int argc, char **argv)
 {
-	struct option longopts[sizeof(base_long) / sizeof(base_long[0]) + 1];
-	size_t nb = sizeof(base_long) / sizeof(base_long[0]);
+	struct option own[64], longopts[128];
+	size_t nb = sizeof(base_long) / sizeof(base_long[0]) - 1, i;
 	int c;
 
-	memcpy(longopts, base_long, sizeof(base_long));
-	memset(&longopts[nb], 0, sizeof(struct option));
+	memcpy(own, base_long, nb * sizeof(struct option));
+	for (i = 0; record_ptm_long_options[i].name; i++)
+		own[nb + i] = record_ptm_long_options[i];
+	memset(&own[nb + i], 0, sizeof(struct option));
+	if (!input_merge_options(longopts, sizeof(longopts) / sizeof(longopts[0]), own)) {
+		cli_error(cmd, "internal: option table too small");
+		return -1;
+	}
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
 		uint64_t v = 0;
+		int prc;
 
 		switch (c) {
 		case 'o': r->out_dir = optarg; break;
@@ -173,12 +189,17 @@ static int parse_args(struct record *r, int argc, char **argv)
 				goto bad;
 			break;
 		case O_LOG: r->log_path = optarg; break;
+		case O_LOG_EXC: r->log_exceptions = 1; break;
 		case '?':
 			cli_error(cmd, "unknown or incomplete option '%s' (see --help)",
 			          argv[optind - 1]);
 			return -1;
 		default:
-			cli_error(cmd, "unknown option (see --help)");
+			prc = record_ptm_option(&r->ptm, c, optarg, cmd);
+			if (prc > 0)
+				break;
+			if (prc == 0)
+				cli_error(cmd, "unknown option (see --help)");
 			return -1;
 		}
 		(void)v;
@@ -215,12 +236,8 @@ bad:
 		}
 		r->elf_paths[r->nelf++] = argv[optind];
 	}
-	if (r->out_dir) {
-		cli_error(cmd, "-o: snapshot output needs the software PTM, not in this build yet");
-		return -1;
-	}
-	if (!r->log_path) {
-		cli_error(cmd, "nothing to write: give --log FILE");
+	if (!r->out_dir && !r->log_path) {
+		cli_error(cmd, "nothing to write: give -o DIR and/or --log FILE");
 		return -1;
 	}
 	if (!r->ts_freq)
@@ -229,7 +246,8 @@ bad:
 }
 
 static void summary(const struct record *r, const struct rec_pipe *p,
-                    const struct rec_emu_stats *es, const struct rec_src_stats *ss)
+                    const struct rec_emu_stats *es, const struct rec_src_stats *ss,
+                    const struct record_ptm *rp)
 {
 	if (r->quiet)
 		return;
@@ -241,8 +259,11 @@ static void summary(const struct record *r, const struct rec_pipe *p,
 		        "re-inserted", es->stop_reason, (unsigned long long)es->stop_addr, es->r0,
 		        (unsigned long long)es->it_reinserted);
 	if (ss)
-		fprintf(stderr, "; %llu log lines", (unsigned long long)ss->lines);
+		fprintf(stderr, "; %llu log lines, %llu system calls", (unsigned long long)ss->lines,
+		        (unsigned long long)ss->syscalls);
 	fputc('\n', stderr);
+	if (rp)
+		record_ptm_summary(rp, stderr);
 }
 
 int cmd_record(int argc, char **argv)
@@ -254,6 +275,8 @@ int cmd_record(int argc, char **argv)
 	struct rec_sink sink;
 	struct rec_emu_stats es;
 	struct rec_src_stats ss;
+	struct record_ptm *rp = NULL;
+	struct rec_consumer cons;
 	FILE *log = NULL, *in = NULL;
 	char msg[512] = "";
 	unsigned i, nloaded = 0;
@@ -268,6 +291,7 @@ int cmd_record(int argc, char **argv)
 	r->cpu_freq = 100000000;
 	r->emu.seed = 1;
 	r->emu.irq_at = r->irq_at;
+	record_ptm_opts_init(&r->ptm);
 	rc = parse_args(r, argc, argv);
 	if (rc) {
 		free(r);
@@ -294,7 +318,13 @@ int cmd_record(int argc, char **argv)
 		if (!log)
 			goto out;
 	}
-	rec_pipe_init(&pipe, &r->cycles, log, NULL);
+	if (r->out_dir) {
+		if (record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd) != PFT_EXIT_OK)
+			goto out;
+		record_ptm_consumer(rp, &cons);
+	}
+	rec_pipe_init(&pipe, &r->cycles, log, rp ? &cons : NULL);
+	pipe.log_exceptions = r->log_exceptions;
 	rec_pipe_sink(&pipe, &sink);
 	exit_code = PFT_EXIT_DATA;
 	if (r->qemu_log || r->import_log) {
@@ -333,10 +363,19 @@ int cmd_record(int argc, char **argv)
 		cli_error(cmd, "%s", pft_errstr(rc));
 		goto out;
 	}
+	if (rp) {
+		rc = record_ptm_write(rp, r->out_dir, elfp, nloaded, msg, sizeof(msg));
+		if (rc < 0) {
+			cli_error(cmd, "%s", msg);
+			exit_code = PFT_EXIT_USAGE;
+			goto out;
+		}
+	}
 	summary(r, &pipe, (r->qemu_log || r->import_log) ? NULL : &es,
-	        (r->qemu_log || r->import_log) ? &ss : NULL);
+	        (r->qemu_log || r->import_log) ? &ss : NULL, rp);
 	exit_code = PFT_EXIT_OK;
 out:
+	record_ptm_free(rp);
 	if (in && in != stdin)
 		fclose(in);
 	if (log && log != stdout && fclose(log) != 0 && exit_code == PFT_EXIT_OK) {

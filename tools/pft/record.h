@@ -28,16 +28,17 @@ struct rec_insn {
 	uint8_t condcode;    /* condition that applied: IT or encoding, 14 = always */
 };
 
-/* Exception types, numbered as the PFT exception encoding (spec Table 4-7). */
+/* Exception types, numbered as the PFT exception encoding (enum
+ * pft_exception, spec Table 4-7). */
 enum rec_exc_type {
 	REC_EXC_NONE = 0,
-	REC_EXC_RESET = 2,   /* unused by the sources */
-	REC_EXC_UNDEF = 4,   /* undefined instruction */
-	REC_EXC_SVC = 5,
-	REC_EXC_PABT = 6,    /* prefetch abort */
-	REC_EXC_DABT = 7,    /* data abort */
-	REC_EXC_IRQ = 12,
-	REC_EXC_FIQ = 13,
+	REC_EXC_RESET = 8,   /* unused by the sources */
+	REC_EXC_UNDEF = 9,   /* undefined instruction */
+	REC_EXC_SVC = 10,
+	REC_EXC_PABT = 11,   /* prefetch abort */
+	REC_EXC_DABT = 12,   /* data abort */
+	REC_EXC_IRQ = 14,
+	REC_EXC_FIQ = 15,
 };
 const char *rec_exc_name(unsigned type);
 
@@ -47,6 +48,9 @@ struct rec_exc {
 	uint64_t vector;      /* first handler instruction */
 	uint8_t type;         /* enum rec_exc_type */
 	uint8_t isa;          /* enum pft_isa at the vector */
+	uint8_t untraced;     /* the handler is not in the stream (a kernel under a
+	                         user-mode log): traced as entering a prohibited
+	                         region, left at the next instruction delivered */
 };
 
 /* Where a source delivers.  Each callback returns 0, or a negative value
@@ -78,6 +82,8 @@ static inline uint8_t rec_it_advance(uint8_t it)
 {
 	return (it & 7u) == 0 ? 0 : (uint8_t)((it & 0xe0u) | ((it << 1) & 0x1fu));
 }
+/* SVC in either instruction set? */
+int rec_is_svc(enum pft_isa isa, uint32_t opcode, unsigned size);
 /* BKPT in either instruction set? */
 int rec_is_bkpt(enum pft_isa isa, uint32_t opcode, unsigned size);
 /* Parse a number (decimal, 0x hex); 0 on success. */
@@ -156,7 +162,7 @@ int rec_emu_run(const struct rec_elf *elf, const struct rec_emu_opts *o,
                 char *msg, size_t cap);
 
 struct rec_src_stats {
-	uint64_t lines, insns, skipped_lines;
+	uint64_t lines, insns, skipped_lines, syscalls;
 };
 /* Replay a qemu-arm "-singlestep -d exec,nochain" log; code bytes from elf
  * (and extra images).  Streams the file.  0 or -PFT_E_*. */
@@ -191,6 +197,7 @@ struct rec_pipe {
 	struct rec_cycles cycles;
 	uint64_t cycle;
 	FILE *log;             /* executed-instruction log or NULL */
+	int log_exceptions;    /* also "! TYPE PREF_RETURN" lines (the plain format) */
 	const struct rec_consumer *out; /* or NULL */
 	struct rec_insn prev;
 	int have_prev;

@@ -360,6 +360,7 @@ static int take_exception(struct emu *e, enum rec_exc_type type, uint64_t pref,
 	x.vector = base + off;
 	x.type = (uint8_t)type;
 	x.isa = (ncpsr & CPSR_T) ? PFT_ISA_THUMB : PFT_ISA_ARM;
+	x.untraced = 0;
 	*resume = x.vector | ((ncpsr & CPSR_T) ? 1u : 0u);
 	return e->sink->exception(e->sink->ctx, &x);
 }

@@ -8,7 +8,10 @@
  * The bracket holds cs_base/pc/flags/cflags.  For AArch32, cs_base carries
  * the TB flags: bit 23 is the Thumb bit and bits [31:24] are ITSTATE (the
  * IT block condition and mask of the instruction).  Other lines (and the
- * ones of other CPUs' log categories) are skipped and counted.
+ * ones of other CPUs' log categories) are skipped and counted.  A user-mode
+ * log has no kernel: each SVC is delivered, then an SVC exception whose
+ * handler is untraced (the PTM sees a prohibited region, 4.7), left at the
+ * next logged instruction.
  *
  * plain: the format documented in doc/record.md: "ADDR ISA" per executed
  * instruction (exactly what pft decode --format addrs and pft record --log
@@ -31,6 +34,10 @@ struct replay {
 	uint64_t max;
 	char *msg;
 	size_t cap;
+	int syscalls;           /* model SVCs as kernel entries (qemu user mode) */
+	int track_it;           /* derive IT conditions from the code (plain logs) */
+	uint64_t expect;        /* address after the last instruction */
+	uint8_t it;             /* ITSTATE of the instruction at expect */
 };
 
 static unsigned read_code(const struct replay *r, uint64_t addr, uint8_t *b, unsigned n)
@@ -77,6 +84,16 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 	in.opcode = rec_opcode(isa, b, size);
 	in.cond = -1;
 	in.user = 1;
+	if (r->track_it) {
+		uint8_t cur = (addr == r->expect && isa == PFT_ISA_THUMB) ? r->it : 0;
+
+		itstate = cur;
+		if (isa == PFT_ISA_THUMB && rec_is_it(in.opcode, size, &r->it))
+			;
+		else
+			r->it = cur ? rec_it_advance(cur) : 0;
+		r->expect = addr + size;
+	}
 	in.condcode = (uint8_t)((itstate & 0xfu) ? itstate >> 4 : rec_insn_cond(isa, in.opcode, size));
 	if (rec_is_bkpt(isa, in.opcode, size))
 		return 1;
@@ -86,6 +103,19 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 	if (rc < 0)
 		return rc;
 	r->st->insns++;
+	if (r->syscalls && rec_is_svc(isa, in.opcode, size)) {
+		/* a system call: the kernel ran, untraced, and returned after
+		 * the SVC (or never did: exit) */
+		struct rec_exc x;
+
+		x.pref_return = addr + size;
+		x.vector = 0xffff0008u; /* Linux: high vectors */
+		x.type = REC_EXC_SVC;
+		x.isa = PFT_ISA_ARM;
+		x.untraced = 1;
+		r->st->syscalls++;
+		return r->sink->exception(r->sink->ctx, &x);
+	}
 	return 0;
 }
 
@@ -111,7 +141,7 @@ int rec_qemu_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
                  uint64_t max_insns, const struct rec_sink *sink,
                  struct rec_src_stats *st, char *msg, size_t cap)
 {
-	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap };
+	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap, 1, 0, 0, 0 };
 	char line[1024];
 
 	memset(st, 0, sizeof(*st));
@@ -177,7 +207,7 @@ int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
                   uint64_t max_insns, const struct rec_sink *sink,
                   struct rec_src_stats *st, char *msg, size_t cap)
 {
-	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap };
+	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap, 0, 1, 0, 0 };
 	char line[512];
 	struct rec_exc exc;
 	int have_exc = 0;
@@ -207,7 +237,9 @@ int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
 				return -PFT_E_FORMAT;
 			}
 			exc.type = (uint8_t)t;
+			exc.untraced = 0;
 			have_exc = 1;
+			r.it = 0;
 			continue;
 		}
 		{

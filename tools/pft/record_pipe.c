@@ -67,6 +67,10 @@ static int pipe_exc(void *ctx, const struct rec_exc *x)
 		rc = emit(p, x->pref_return, (enum pft_isa)p->prev.isa);
 	if (rc < 0)
 		return p->err = rc;
+	if (p->log && p->log_exceptions &&
+	    fprintf(p->log, "! %s %08llx\n", rec_exc_name(x->type),
+	            (unsigned long long)x->pref_return) < 0)
+		return p->err = -PFT_E_IO;
 	p->cycle += p->cycles.cost[REC_CYC_EXCEPTION];
 	p->exceptions++;
 	if (p->out && p->out->exception)

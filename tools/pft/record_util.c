@@ -61,6 +61,13 @@ int rec_is_it(uint32_t op, unsigned size, uint8_t *itstate)
 	return 1;
 }
 
+int rec_is_svc(enum pft_isa isa, uint32_t op, unsigned size)
+{
+	if (isa == PFT_ISA_ARM)
+		return (op >> 28) != 15 && (op & 0x0f000000u) == 0x0f000000u;
+	return size == 2 && (op & 0xff00u) == 0xdf00u;
+}
+
 int rec_is_bkpt(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM)

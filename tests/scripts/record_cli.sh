@@ -1,0 +1,67 @@
+#!/bin/sh
+# pft record's command line: help, exit codes (2 usage/setup, 1 data), clear
+# messages for bad input, the plain log import round trip, --until and
+# --max-insns.
+set -u
+: "${PFT_BIN:?}" "${PFT_BUILD:?}"
+EX="$PFT_BUILD/examples"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail=0
+
+expect() { # CODE PATTERN CMD...: exit status and a stderr pattern
+	code=$1 pat=$2; shift 2
+	"$@" >"$T/out" 2>"$T/err"; rc=$?
+	if [ $rc -ne "$code" ] || ! grep -q -- "$pat" "$T/err" "$T/out"; then
+		echo "FAIL: $* -> $rc (want $code, '$pat')"; cat "$T/err"; fail=1
+	else
+		echo "ok   $code: $*"
+	fi
+}
+
+expect 0 "Usage: pft record" "$PFT_BIN" record --help
+expect 2 "nothing to write" "$PFT_BIN" record "$EX/recursion.elf"
+expect 2 "cannot open" "$PFT_BIN" record "$T/none.elf" --log "$T/l"
+printf 'hello' > "$T/bad.elf"
+expect 2 "not an ELF" "$PFT_BIN" record "$T/bad.elf" --log "$T/l"
+expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --max-insns 0
+expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --irq-at 5,3
+expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --cycles load=x
+expect 2 "no symbol" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --until nosuchsym
+expect 2 "cannot be mixed" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --range 1-2 --exclude-range 3-4
+expect 2 "no PTM register" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --reg ETMNOPE=1
+expect 2 "needs --elf" "$PFT_BIN" record --qemu-log "$T/none" -o "$T/s"
+expect 2 "cannot open" "$PFT_BIN" record --qemu-log "$T/none" --elf "$EX/recursion.elf" -o "$T/s"
+printf 'not a qemu log\n' > "$T/q.log"
+expect 1 "no 'Trace" "$PFT_BIN" record --qemu-log "$T/q.log" --elf "$EX/recursion.elf" --log "$T/l"
+printf 'Trace 0: 0x7f00 [00000480/00900000/00000000/00000201]\n' > "$T/q.log"
+expect 1 "line 1: no code at 0x00900000" "$PFT_BIN" record --qemu-log "$T/q.log" --elf "$EX/recursion.elf" --log "$T/l"
+printf '0001003c A32\nzzz\n' > "$T/p.log"
+expect 1 "line 2: expected 'ADDR ISA'" "$PFT_BIN" record --import "$T/p.log" --elf "$EX/recursion.elf" --log "$T/l"
+
+# --until and --max-insns
+"$PFT_BIN" record "$EX/recursion.elf" --log "$T/u" --until main 2>"$T/err"
+m=$(readelf -sW "$EX/recursion.elf" | awk '$8 == "main" { print $2 }')
+if grep -q "stopped: until at 0x$m" "$T/err" && ! grep -q "^$m " "$T/u"; then
+	echo "ok   --until main stops before main"
+else
+	echo "FAIL: --until main"; cat "$T/err"; fail=1
+fi
+"$PFT_BIN" record "$EX/switch.elf" --log "$T/m" --max-insns 777 2>/dev/null
+[ "$(wc -l < "$T/m")" -eq 777 ] && echo "ok   --max-insns 777" || { echo "FAIL: --max-insns"; fail=1; }
+
+# the plain log with exceptions (--log-exceptions) imported back (--import)
+# gives a trace that decodes to the same instructions
+for e in irq itblock interwork; do
+	"$PFT_BIN" record "$EX/$e.elf" --log "$T/full" --log-exceptions --irq-every 50 2>/dev/null
+	grep -v '^!' "$T/full" > "$T/insns"
+	"$PFT_BIN" record -q --import "$T/full" --elf "$EX/$e.elf" -o "$T/imp" --log "$T/imp.log" --return-stack
+	"$PFT_BIN" decode "$T/imp" --format addrs > "$T/imp.dec"
+	nx=$(grep -c '^!' "$T/full" || true)
+	if cmp -s "$T/insns" "$T/imp.log" && cmp -s "$T/insns" "$T/imp.dec" && { [ "$e" != irq ] || [ "$nx" -gt 10 ]; }; then
+		echo "ok   $e: plain log with $nx exceptions imported, decodes to the same $(wc -l < "$T/insns") instructions"
+	else
+		echo "FAIL: $e plain log import round trip"; diff "$T/insns" "$T/imp.dec" | head -5; fail=1
+	fi
+done
+exit $fail
