@@ -10,6 +10,8 @@
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --shared DIR  folder holding data/ptm (default $PFT_SHARED, else ../shared)
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
+ *   --only WHICH  run only "pft" or "ocsd" (e.g. to count instructions with
+ *                 valgrind --tool=cachegrind, which is immune to machine load)
  *
  * The stream: TC2 (data/ptm/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
  * de-formatted by libpft's frame layer (4533 bytes), from its first A-sync on
@@ -175,7 +177,7 @@ int main(int argc, char **argv)
 {
 	const char *shared = getenv("PFT_SHARED");
 	size_t mib = 64, chunk = 1 << 20, len, slen = 0, blen, i;
-	int reps = 3, cov = 0, k;
+	int reps = 3, cov = 0, k, run_p = 1, run_o = 1;
 	char path[1024];
 	uint8_t *cap, *stream, *big;
 	struct pft_config cfg;
@@ -193,9 +195,13 @@ int main(int argc, char **argv)
 			shared = argv[++k];
 		else if (!strcmp(argv[k], "--cov"))
 			cov = 1;
+		else if (!strcmp(argv[k], "--only") && k + 1 < argc && !strcmp(argv[k + 1], "pft"))
+			run_o = 0, k++;
+		else if (!strcmp(argv[k], "--only") && k + 1 < argc && !strcmp(argv[k + 1], "ocsd"))
+			run_p = 0, k++;
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] "
-					"[--shared DIR] [--cov]\n", argv[0]);
+					"[--shared DIR] [--cov] [--only pft|ocsd]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -255,8 +261,8 @@ int main(int argc, char **argv)
 	       (double)len / (1 << 20), chunk);
 
 	for (k = 0; k < reps; k++) {
-		double tp = run_pft(&cfg, big, len, chunk, &cp);
-		double to = run_ocsd(&cfg, big, len, chunk, &co);
+		double tp = run_p ? run_pft(&cfg, big, len, chunk, &cp) : 1e29;
+		double to = run_o ? run_ocsd(&cfg, big, len, chunk, &co) : 1e29;
 		if (tp < 0 || to < 0) {
 			fprintf(stderr, "bench_packet: a decoder failed (libpft %s, OpenCSD %s)\n",
 				tp < 0 ? "failed" : "ok", to < 0 ? "failed" : "ok");
@@ -266,6 +272,14 @@ int main(int argc, char **argv)
 			best_p = tp;
 		if (to < best_o)
 			best_o = to;
+	}
+	if (!run_p || !run_o) {
+		struct counts *c = run_p ? &cp : &co;
+		double t = run_p ? best_p : best_o;
+		printf("%s: %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n",
+		       run_p ? "libpft " : "OpenCSD", (double)len / t / 1e6,
+		       (unsigned long long)c->packets, (unsigned long long)c->other, t);
+		return 0;
 	}
 	printf("libpft : %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n",
 	       (double)len / best_p / 1e6, (unsigned long long)cp.packets,

@@ -92,19 +92,30 @@ static inline uint64_t pkt_ld64(const uint8_t *p)
 }
 
 #if PKT_FAST
+/* Length (1..5) of the cycle count starting in the low byte of w: a set
+ * bit in `stop` marks the last byte: byte 0 with C (b6) clear, bytes 1-3
+ * with C (b7) clear, byte 4 always. */
+static PKT_INLINE unsigned pkt_cc_len(uint64_t w)
+{
+	uint64_t stop = (~w & 0x80808040ull) | 0x100000000ull;
+	return ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
+}
+
+/* The cycle count of the n-byte field in the low bytes of w, given w with
+ * the bytes above the field cleared. */
+static PKT_INLINE uint32_t pkt_cc_value(uint64_t w)
+{
+	return (uint32_t)((w >> 2) & 0xF) | (uint32_t)((w >> 4) & 0x7F0) |
+	       (uint32_t)((w >> 5) & 0x3F800) | (uint32_t)((w >> 6) & 0x1FC0000) |
+	       (uint32_t)((w >> 7) & 0xFE000000u);
+}
+
 /* pkt_read_cc with 8 readable bytes at p. */
 static PKT_INLINE unsigned pkt_read_cc_fast(const uint8_t *p, uint32_t *val)
 {
-	static const uint32_t keep[6] = { 0, 0xFu, 0x7FFu, 0x3FFFFu, 0x1FFFFFFu, 0xFFFFFFFFu };
 	uint64_t w = pkt_ld64(p);
-	/* a set bit marks the last byte: byte 0 with C (b6) clear, bytes 1-3
-	 * with C (b7) clear, byte 4 always */
-	uint64_t stop = (~w & 0x80808040ull) | 0x100000000ull;
-	unsigned n = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
-	uint32_t v = (uint32_t)((w >> 2) & 0xF) | (uint32_t)((w >> 8) & 0x7F) << 4 |
-		     (uint32_t)((w >> 16) & 0x7F) << 11 | (uint32_t)((w >> 24) & 0x7F) << 18 |
-		     (uint32_t)((w >> 32) & 0x7F) << 25;
-	*val = v & keep[n];
+	unsigned n = pkt_cc_len(w);
+	*val = pkt_cc_value(w & (~0ull >> (64 - 8 * n)));
 	return n;
 }
 #endif
