@@ -752,7 +752,9 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 #if PKT_FAST
 	size_t pos;
 
-	if (dec && pkt && size >= sizeof(*pkt) && (pos = dec->pos) < dec->fast_lim) {
+	if (!dec || !pkt || size < sizeof(*pkt))
+		return -PFT_E_INVAL;
+	if ((pos = dec->pos) < dec->fast_lim) {
 		const uint8_t *p = dec->buf + pos;
 		uint64_t w = pkt_ld64(p);
 		unsigned h = (uint8_t)w;
@@ -762,7 +764,7 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 			uint32_t cyc = 0;
 			if (ca) {
 				n = pkt_cc_len(w);
-				raw = w & (~0ull >> (64 - 8 * n));
+				raw = w & pkt_byte_mask[n];
 				cyc = pkt_cc_value(raw);
 				count = 1;
 				atoms = !(h & 2);

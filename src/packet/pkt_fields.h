@@ -110,12 +110,18 @@ static PKT_INLINE uint32_t pkt_cc_value(uint64_t w)
 	       (uint32_t)((w >> 7) & 0xFE000000u);
 }
 
+/* The low n bytes of a 64-bit word, n = 0..8. */
+static const uint64_t pkt_byte_mask[9] = {
+	0, 0xFFull, 0xFFFFull, 0xFFFFFFull, 0xFFFFFFFFull, 0xFFFFFFFFFFull, 0xFFFFFFFFFFFFull,
+	0xFFFFFFFFFFFFFFull, ~0ull
+};
+
 /* pkt_read_cc with 8 readable bytes at p. */
 static PKT_INLINE unsigned pkt_read_cc_fast(const uint8_t *p, uint32_t *val)
 {
 	uint64_t w = pkt_ld64(p);
 	unsigned n = pkt_cc_len(w);
-	*val = pkt_cc_value(w & (~0ull >> (64 - 8 * n)));
+	*val = pkt_cc_value(w & pkt_byte_mask[n]);
 	return n;
 }
 #endif
