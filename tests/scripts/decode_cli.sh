@@ -22,6 +22,8 @@ grep -q -- "--format addrs" "$T/help" || bad "--help does not mention --format a
 "$PFT" decode "$COV" --image /nonexistent@0x1000 2>/dev/null; [ $? -eq 2 ] || bad "missing --image file: not 2"
 "$PFT" decode "$COV" --bogus 2>/dev/null; [ $? -eq 2 ] || bad "unknown option: not 2"
 "$PFT" decode /nonexistent 2>/dev/null; [ $? -eq 2 ] || bad "missing input: not 2"
+head -c 3000 "$COV/mem_Cortex-A15_0_5_ARM_LIB_HEAP.bin" > "$T/garbage"
+"$PFT" decode "$T/garbage" --stats >/dev/null 2>&1; [ $? -eq 1 ] || bad "no I-sync in the stream: exit status not 1"
 
 # the formats agree
 "$PFT" decode "$COV" --format addrs > "$T/addrs" || bad "addrs exit status"

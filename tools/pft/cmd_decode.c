@@ -320,6 +320,11 @@ int cmd_decode(int argc, char **argv)
 	if (in.len == 0) {
 		cli_error("decode", "no trace data for trace ID 0x%02X", in.trace_id);
 		rc = PFT_EXIT_DATA;
+	} else if (st.events[PFT_EV_TRACE_ON] == 0) {
+		cli_error("decode", "trace ID 0x%02X: no instruction synchronisation (I-sync) in %zu "
+			  "bytes%s: nothing could be decoded", in.trace_id, in.len,
+			  st.packets ? "" : " (not even an A-sync)");
+		rc = PFT_EXIT_DATA;
 	}
 out:
 	decode_out_close(out);
