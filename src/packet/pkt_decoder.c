@@ -789,12 +789,52 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 }
 
 #if PKT_FAST
-/* A branch address packet with PKT_FAST_AVAIL bytes readable. */
+/* A branch address packet with PKT_FAST_AVAIL bytes readable.  The common
+ * form (compressed address, no exception bytes, so ISA, NS and Hyp stay as
+ * they are) is read here in straight-line code; the others by rd_branch. */
 static PKT_NOINLINE int next_branch(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
 				    size_t size, const uint8_t *p)
 {
+	uint64_t w = pkt_ld64(p);
+	uint64_t stop = (~w & 0x80808080ull) | 0x8000000000ull;
+	unsigned na = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
 	int r;
 
+	if (na < 5 && (na == 1 || !((w >> (8 * na - 2)) & 1))) {
+		static const uint8_t bits[5] = { 0, 6, 12, 19, 26 };
+		unsigned isa = dec->st.base_isa, s = pkt_isa_shift(isa), nb = bits[na];
+		unsigned total = na, ncc = 0, flags = 0;
+		uint32_t cyc = 0, addr;
+		uint32_t v = (uint32_t)(((w >> 1) & 0x3F) | ((w >> 2) & 0x1FC0) |
+					((w >> 3) & 0xFE000) | ((w >> 4) & 0x7F00000));
+		uint64_t r0, r1;
+
+		v &= (1u << nb) - 1; /* drops the X bit of the last byte */
+		addr = (dec->st.base_addr & ~((1u << (s + nb)) - 1)) | v << s;
+		if (dec->cfg.ca) {
+			uint64_t w2 = pkt_ld64(p + na);
+			ncc = pkt_cc_len(w2);
+			cyc = pkt_cc_value(w2 & pkt_byte_mask[ncc]);
+			total += ncc;
+			flags = PFT_PKT_F_CC;
+		}
+		flags |= (dec->st.ns ? PFT_PKT_F_NS : 0) | (dec->st.hyp ? PFT_PKT_F_HYP : 0) |
+			 (isa == PFT_ISA_THUMBEE ? PFT_PKT_F_ALTIS : 0);
+		r0 = w & pkt_byte_mask[total < 8 ? total : 8];
+		r1 = total > 8 ? pkt_ld64(p + 8) & pkt_byte_mask[total - 8] : 0;
+		store_word(pkt, 0, dec->buf_off + dec->pos);
+		store_word(pkt, 1, total | (uint64_t)PFT_PKT_BRANCH << 32 | (uint64_t)flags << 48);
+		store_word(pkt, 2, addr);
+		store_word(pkt, 3, 0);
+		store_word(pkt, 4, cyc);
+		store_word(pkt, 5, (uint64_t)isa << 48);
+		store_word(pkt, 6, na | ncc << 8 | (uint64_t)total << 40 | r0 << 48);
+		store_word(pkt, 7, r0 >> 16 | r1 << 48);
+		store_word(pkt, 8, r1 >> 16);
+		dec->st.base_addr = addr;
+		dec->pos += total;
+		return 0;
+	}
 	memset(pkt, 0, sizeof(*pkt));
 	r = rd_branch(dec, p, PKT_FAST_AVAIL, pkt, 1);
 	if (r > 0) {
