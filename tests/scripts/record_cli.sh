@@ -64,4 +64,20 @@ for e in irq itblock interwork; do
 		echo "FAIL: $e plain log import round trip"; diff "$T/insns" "$T/imp.dec" | head -5; fail=1
 	fi
 done
+
+# registers from a snapshot device ini (--regs), written back complete, and
+# re-recording from the written ini gives the same trace
+if [ -n "${PFT_SHARED:-}" ] && [ -f "$PFT_SHARED/data/ptm/trace_cov_a15/device5.ini" ]; then
+	"$PFT_BIN" record -q "$EX/switch.elf" -o "$T/r1" --log "$T/r1.log" --range 0x10000-0x10100 \
+		--regs "$PFT_SHARED/data/ptm/trace_cov_a15/device5.ini"
+	"$PFT_BIN" record -q "$EX/switch.elf" -o "$T/r2" --regs "$T/r1/PTM_0.ini"
+	if grep -q '^ETMTRACEIDR(0x080)=0x00000002' "$T/r1/PTM_0.ini" &&
+	   grep -q '^ETMTECR1(0x009)=0x00000001' "$T/r1/PTM_0.ini" &&
+	   [ "$(grep -c '^ETM' "$T/r1/PTM_0.ini")" -gt 60 ] &&
+	   cmp -s "$T/r1/cstrace.bin" "$T/r2/cstrace.bin"; then
+		echo "ok   --regs device5.ini: registers written back, re-recorded from them: same trace"
+	else
+		echo "FAIL: --regs round trip"; cat "$T/r1/PTM_0.ini" | head -12; fail=1
+	fi
+fi
 exit $fail

@@ -18,7 +18,8 @@
  * Output: the drained bytes, raw or in CoreSight frames (--format), are
  * kept in memory and written with pft_snapshot_write() beside memory dumps
  * of the ELF images' loadable segments; the registers set beyond the six
- * the writer records are appended to the PTM device ini's [regs]. */
+ * the writer records (all of them with --regs) are appended to the PTM
+ * device ini's [regs]. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,7 @@ struct record_ptm {
 	unsigned isa_opts;
 	uint64_t failed_marked;
 	int in_untraced;        /* inside an untraced handler (prohibited region) */
+	int all_regs;           /* --regs: list every register in the device ini */
 	struct { unsigned regno; uint32_t value; } extra[RECORD_PTM_MAX_REGS + 2 * RECORD_PTM_MAX_RANGES + 2];
 	unsigned nextra;
 	int err;
@@ -330,6 +332,7 @@ int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
 		return PFT_EXIT_USAGE;
 	}
 	rp->frames = o->io.format != PFT_FRAME_RAW;
+	rp->all_regs = o->regs_ini != NULL;
 	rp->cpu_freq = cpu_freq;
 	rp->ts_freq = ts_freq;
 	if (configure(rp, o, cmd) < 0) {
@@ -477,7 +480,7 @@ static int append_regs(const struct record_ptm *rp, const char *dir, const char 
 	FILE *f;
 	unsigned i;
 
-	if (!rp->nextra)
+	if (!rp->nextra && !rp->all_regs)
 		return 0;
 	snprintf(path, sizeof(path), "%s/%s.ini", dir, source);
 	f = fopen(path, "a");
@@ -485,16 +488,19 @@ static int append_regs(const struct record_ptm *rp, const char *dir, const char 
 		snprintf(msg, cap, "cannot write %s: %s", path, strerror(errno));
 		return -PFT_E_IO;
 	}
-	for (i = 0; i < rp->nextra; i++) {
-		unsigned r = rp->extra[i].regno;
+	for (i = 0; i < (rp->all_regs ? (unsigned)PFT_PTM_NR_REGS : rp->nextra); i++) {
+		unsigned r = rp->all_regs ? i : rp->extra[i].regno;
 		const char *name = pft_ptm_reg_name(r);
 		uint32_t v;
 
 		if (r == PFT_PTM_ETMCR || r == PFT_PTM_ETMCCR || r == PFT_PTM_ETMSYNCFR ||
 		    r == PFT_PTM_ETMIDR || r == PFT_PTM_ETMCCER || r == PFT_PTM_ETMTRACEIDR || !name)
 			continue;
-		if (pft_ptm_get_reg(rp->ptm, r, &v) < 0)
+		if (pft_ptm_get_reg(rp->ptm, r, &v) < 0) {
+			if (rp->all_regs)
+				continue;
 			v = rp->extra[i].value;
+		}
 		fprintf(f, "%s(0x%03X)=0x%08X\n", name, r, (unsigned)v);
 	}
 	if (fclose(f) != 0) {
