@@ -282,6 +282,7 @@ static void unsynced_atom(struct pft_flow_decoder *d, int taken, int branch)
 {
 	struct pft_flow_item *it = event(d, PFT_EV_NO_ADDRESS);
 
+	d->last_wp_valid = 0;
 	it->flags |= PFT_FLOW_F_ATOM | (taken ? PFT_FLOW_F_TAKEN : 0) |
 		     (branch ? PFT_FLOW_F_BRANCH : 0);
 	if (d->cur.flags & PFT_PKT_F_CC) {

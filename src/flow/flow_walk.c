@@ -19,9 +19,11 @@ void pft_flow_walk_start(struct pft_flow_decoder *d, enum walk_mode mode, int ta
 	d->walk.wpu = d->cur.address;
 }
 
-/* The atom a walk consumes, on an event. */
-static void atom_info(const struct pft_flow_decoder *d, struct pft_flow_item *it)
+/* The atom a walk consumes, on an event.  The waypoint it traced lies where
+ * the decoder cannot see, so a timestamp after it has no known address. */
+static void atom_info(struct pft_flow_decoder *d, struct pft_flow_item *it)
 {
+	d->last_wp_valid = 0;
 	if (d->walk.mode == WALK_WPU) {
 		it->flags |= PFT_FLOW_F_WPU;
 		return;
