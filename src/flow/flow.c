@@ -111,42 +111,6 @@ uint64_t pft_flow_get_offset(const struct pft_flow_decoder *d)
 	return d ? pft_pkt_get_offset(d->pkt) : 0;
 }
 
-struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_kind kind,
-				    enum pft_flow_event type)
-{
-	struct pft_flow_item *it;
-
-	if (d->direct) {
-		it = d->direct;
-		d->direct = NULL;
-	} else {
-		/* Never more than a handful per step; the queue holds FLOW_QCAP. */
-		it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
-		if (d->qn < FLOW_QCAP)
-			d->qn++;
-	}
-	memset(it, 0, sizeof(*it));
-	it->kind = (uint16_t)kind;
-	it->type = (uint16_t)type;
-	it->offset = d->cur.offset;
-	it->index = d->insn_index;
-	if (d->cs.ns)
-		it->flags |= PFT_FLOW_F_NS;
-	if (d->cs.hyp)
-		it->flags |= PFT_FLOW_F_HYP;
-	if (d->cs.cid_valid) {
-		it->flags |= PFT_FLOW_F_CID;
-		it->context_id = d->cs.cid;
-	}
-	if (d->cs.vmid_valid) {
-		it->flags |= PFT_FLOW_F_VMID;
-		it->vmid = d->cs.vmid;
-	}
-	if (kind == PFT_FLOW_EVENT)
-		d->st.events[type < PFT_EV_NR ? type : 0]++;
-	return it;
-}
-
 static struct pft_flow_item *event(struct pft_flow_decoder *d, enum pft_flow_event type)
 {
 	return pft_flow_emit(d, PFT_FLOW_EVENT, type);

@@ -10,6 +10,8 @@
 #include "pft/flow.h"
 #include "pft/packet.h"
 
+#include <string.h>
+
 /* Walks of a waypoint update may be long (an exception after a long
  * straight run); they are bounded too, so corrupt input cannot make the
  * decoder emit billions of instructions from a huge image. */
@@ -78,10 +80,45 @@ struct pft_flow_decoder {
 struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
                                               struct pft_image *img, unsigned cache_blocks);
 
-/* A new item at the tail of the queue, zeroed, with kind/type, the current
- * packet offset, index and context filled in. */
-struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d, enum pft_flow_kind kind,
-                                    enum pft_flow_event type);
+/* A new item: the caller's (first of a step) or at the tail of the queue,
+ * zeroed, with kind/type, the current packet offset, index and context
+ * filled in.  Inline: it runs once per output item. */
+static inline struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d,
+						   enum pft_flow_kind kind,
+						   enum pft_flow_event type)
+{
+	struct pft_flow_item *it;
+
+	if (d->direct) {
+		it = d->direct;
+		d->direct = NULL;
+	} else {
+		/* Never more than a handful per step; the queue holds FLOW_QCAP. */
+		it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
+		if (d->qn < FLOW_QCAP)
+			d->qn++;
+	}
+	memset(it, 0, sizeof(*it));
+	it->kind = (uint16_t)kind;
+	it->type = (uint16_t)type;
+	it->offset = d->cur.offset;
+	it->index = d->insn_index;
+	if (d->cs.ns)
+		it->flags |= PFT_FLOW_F_NS;
+	if (d->cs.hyp)
+		it->flags |= PFT_FLOW_F_HYP;
+	if (d->cs.cid_valid) {
+		it->flags |= PFT_FLOW_F_CID;
+		it->context_id = d->cs.cid;
+	}
+	if (d->cs.vmid_valid) {
+		it->flags |= PFT_FLOW_F_VMID;
+		it->vmid = d->cs.vmid;
+	}
+	if (kind == PFT_FLOW_EVENT)
+		d->st.events[type < PFT_EV_NR ? type : 0]++;
+	return it;
+}
 
 /* Start a walk from CurrentState.  ATOM: taken = E.  BRANCH: the implied E
  * atom of a branch packet in d->cur.  WPU: up to d->cur.address. */

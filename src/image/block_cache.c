@@ -6,15 +6,6 @@
 #include "image/block_cache.h"
 #include "image/image_int.h"
 
-struct pft_blkcache {
-	const struct pft_image *img;
-	unsigned opts;
-	unsigned mask;
-	unsigned shift;   /* 64 - log2(entries) */
-	uint64_t hits, misses;
-	struct pft_block *slots;  /* sets of 2 ways: slots[2*set], slots[2*set+1] */
-	uint8_t *victim;          /* per set: the way to refill next (the one not hit last) */
-};
 
 struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned isa_opts,
 					unsigned nentries)
@@ -136,30 +127,17 @@ static __attribute__((noinline)) void build(struct pft_blkcache *bc, struct pft_
 	b->next = a;
 }
 
-const struct pft_block *pft_blkcache_get(struct pft_blkcache *bc, uint64_t addr,
-					 enum pft_isa isa, int hyp)
+const struct pft_block *pft_blkcache_fill(struct pft_blkcache *bc, uint64_t set, uint64_t addr,
+					  enum pft_isa isa, int hyp)
 {
-	/* Fibonacci hashing of (address, ISA, Hyp) onto a set of two ways */
-	uint64_t key = addr ^ ((uint64_t)isa << 60) ^ ((uint64_t)(hyp != 0) << 59);
-	uint64_t set = bc->shift < 64 ? ((key * 0x9E3779B97F4A7C15ull) >> bc->shift) & bc->mask : 0;
-	struct pft_block *w = &bc->slots[2 * set], *b;
-	uint64_t tag = (bc->img ? bc->img->generation : 0) + 1;
-	uint8_t h8 = (uint8_t)(hyp != 0);
+	struct pft_block *b;
 	unsigned i;
 
-	for (i = 0; i < 2; i++) {
-		b = &w[i];
-		if (b->start == addr && b->tag == tag && b->isa == (uint8_t)isa && b->hyp == h8) {
-			bc->victim[set] = (uint8_t)(1 - i);
-			bc->hits++;
-			return b;
-		}
-	}
 	bc->misses++;
 	i = bc->victim[set];
 	bc->victim[set] = (uint8_t)(1 - i);
-	b = &w[i];
-	b->tag = tag;
+	b = &bc->slots[2 * set + i];
+	b->tag = (bc->img ? bc->img->generation : 0) + 1;
 	build(bc, b, addr, isa, hyp);
 	return b;
 }
