@@ -167,6 +167,11 @@ PFT_API int pft_ptm_load_ini_regs(struct pft_ptm *ptm, const char *text, size_t 
 #define PFT_PTM_I_EXC_RETURN  0x0080u /* exception return (SUBS PC,LR / ERET / RFE / LDM ^) */
 #define PFT_PTM_I_CLASSIFY    0x0100u /* ignore wp_class/LINK/EXC_RETURN: classify opcode
                                          with pft_isa_decode() */
+#define PFT_PTM_I_NEXT_PROHIBITED 0x0200u /* the next instruction is in a prohibited
+                                         region (4.7), e.g. an exception return into
+                                         Secure code with SPNIDEN low: traced as a
+                                         branch to address 0, then trace stops until
+                                         pft_ptm_prohibited(ptm, 0, ...) */
 
 /* One executed (committed) instruction, conditional-failed ones included. */
 struct pft_ptm_insn {

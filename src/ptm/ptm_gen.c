@@ -305,7 +305,11 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 		/* 4.10: a waypoint more than 4096 bytes from the block start */
 		if (p->blk.n_insn && in->addr - p->blk.start > 4096)
 			emit_wpu(p, p->blk.last_addr, p->blk.last_isa);
-		if (!passed) {
+		if (passed && (in->flags & PFT_PTM_I_NEXT_PROHIBITED)) {
+			/* 4.7: entry to a prohibited region: a branch to 0,
+			 * Secure, ARM, Hyp 0 */
+			emit_branch(p, 0, PFT_ISA_ARM, 0, 0, 0, in->cycle);
+		} else if (!passed) {
 			emit_atom(p, 0, in->cycle);
 		} else if (cls == PFT_WP_INDIRECT || cls == PFT_WP_ISA_CHANGE || state_change ||
 			   in->next_isa == PFT_ISA_JAZELLE ||
@@ -336,6 +340,15 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 		p->ts_last_wp = p->ts_now;
 	}
 	new_block(p, next, in->next_isa, nns, nhyp, in->cycle);
+	if (passed && (in->flags & PFT_PTM_I_NEXT_PROHIBITED)) {
+		/* no periodic I-sync into the region */
+		after_block(p, 0, trigger);
+		ptm_ts_service(p);
+		stop_trace(p);
+		p->prohibited = 1;
+		p->blk.known = 0;
+		return;
+	}
 	if (in->next_isa == PFT_ISA_JAZELLE) {
 		/* 4.17: nothing more until Jazelle state is left */
 		stop_trace(p);

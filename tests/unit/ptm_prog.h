@@ -49,7 +49,7 @@ struct prog_region {
 struct prog_frame {
 	uint64_t ret;
 	uint32_t cid;
-	uint8_t isa, ns, hyp, vmid;
+	uint8_t isa, ns, hyp, vmid, prohib;
 };
 
 /* One executed instruction or exception of the log. */
@@ -62,6 +62,7 @@ struct prog_ev {
 	uint8_t exc;         /* 0 = instruction, else exception type */
 	uint8_t isa, ns, hyp, vmid, wp;
 	uint8_t dropped;     /* instruction the trace cannot show (before a reset) */
+	uint8_t prohib;      /* executed (or taken) in a prohibited region */
 };
 
 struct prog_blk {
@@ -79,6 +80,7 @@ struct prog_opts {
 	uint8_t exceptions;     /* per-mille chance of an exception after an insn */
 	uint8_t debug;          /* per-mille chance of a debug entry */
 	uint8_t resets;
+	uint8_t prohibited;     /* some SMCs enter a prohibited region (4.7) */
 	uint8_t no_eret;        /* exception returns only as SUBS PC, LR (OpenCSD 1.3.3
 	                           does not take ERET for a waypoint) */
 };
@@ -90,7 +92,8 @@ struct prog {
 	/* processor state */
 	uint64_t pc, cycle;
 	uint32_t cid;
-	uint8_t isa, ns, hyp, vmid;
+	uint8_t isa, ns, hyp, vmid, prohib;
+	uint8_t just_left;      /* left a prohibited region; nothing executed since */
 	struct prog_frame calls[32];
 	unsigned ncalls;
 	struct prog_frame excs[8];
@@ -467,7 +470,13 @@ static inline void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned 
 		f->hyp = g->hyp;
 		f->cid = g->cid;
 		f->vmid = g->vmid;
+		f->prohib = g->prohib;
 	}
+	/* an exception before the first instruction outside a prohibited region
+	 * belongs to the region: the trace restarts at its handler (4.7) */
+	int was_prohib = g->prohib || g->just_left;
+	g->just_left = 0;
+	int enter = type == PFT_EXC_SMC && g->o.prohibited && prog_rn(g, 2) == 0;
 	g->cycle += 1 + prog_rn(g, 4);
 	e.type = (uint16_t)type;
 	e.vector = prog_vector(g, type);
@@ -484,7 +493,9 @@ static inline void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned 
 		g->cid = (uint32_t)prog_rand(g);
 	if (g->o.vmid_changes && prog_rn(g, 4) == 0)
 		g->vmid = (uint8_t)prog_rand(g);
-	e.flags = (uint8_t)((g->ns ? PFT_PTM_E_NS : 0) | (g->hyp ? PFT_PTM_E_HYP : 0));
+	e.flags = (uint8_t)((g->ns ? PFT_PTM_E_NS : 0) | (g->hyp ? PFT_PTM_E_HYP : 0) |
+			    (enter ? PFT_PTM_E_PROHIBITED : 0));
+	g->prohib = (uint8_t)enter;
 	e.context_id = g->cid;
 	e.vmid = g->vmid;
 	g->pc = e.vector;
@@ -504,6 +515,9 @@ static inline void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned 
 	ev->hyp = g->hyp;
 	ev->cid = g->cid;
 	ev->vmid = g->vmid;
+	if (enter)
+		ev->addr = 0; /* traced as a branch to address 0 (4.7) */
+	ev->prohib = (uint8_t)was_prohib; /* not traced at all */
 	prog_end_block(g, e.vector, (uint8_t)type);
 }
 
@@ -550,6 +564,7 @@ static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int cl
 	uint64_t next = g->pc + in->size;
 	uint8_t nisa = g->isa, nns = g->ns, nhyp = g->hyp, nvmid = g->vmid;
 	uint32_t ncid = g->cid;
+	uint8_t nprohib = g->prohib;
 	int exc_ret = 0, svc = 0;
 
 	switch (in->kind) {
@@ -595,6 +610,7 @@ static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int cl
 				nhyp = f->hyp;
 				ncid = f->cid;
 				nvmid = f->vmid;
+				nprohib = f->prohib;
 			} else {
 				prog_random_target(g, &next, &nisa);
 			}
@@ -627,13 +643,18 @@ static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int cl
 	x.flags = (uint16_t)((passed ? 0 : PFT_PTM_I_COND_FAILED) | (g->ns ? PFT_PTM_I_NS : 0) |
 			     (g->hyp ? PFT_PTM_I_HYP : 0) | (nns ? PFT_PTM_I_NEXT_NS : 0) |
 			     (nhyp ? PFT_PTM_I_NEXT_HYP : 0) | (in->link ? PFT_PTM_I_LINK : 0) |
-			     (exc_ret ? PFT_PTM_I_EXC_RETURN : 0) | (classify ? PFT_PTM_I_CLASSIFY : 0));
+			     (exc_ret ? PFT_PTM_I_EXC_RETURN : 0) | (classify ? PFT_PTM_I_CLASSIFY : 0) |
+			     (!g->prohib && nprohib ? PFT_PTM_I_NEXT_PROHIBITED : 0));
 	if (ptm) {
 		pft_ptm_timestamp(ptm, prog_ts(g->cycle), 0);
 		if (pft_ptm_insn(ptm, &x) < 0)
 			g->fed_errors++;
+		if (g->prohib && !nprohib)
+			pft_ptm_prohibited(ptm, 0, g->cycle);
 	}
+	g->just_left = g->prohib && !nprohib;
 	struct prog_ev *ev = prog_log(g);
+	ev->prohib = g->prohib;
 	ev->addr = g->pc;
 	ev->cycle = g->cycle;
 	ev->ts = prog_ts(g->cycle);
@@ -649,6 +670,7 @@ static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int cl
 	g->hyp = nhyp;
 	g->cid = ncid;
 	g->vmid = nvmid;
+	g->prohib = nprohib;
 	return svc;
 }
 
@@ -707,7 +729,7 @@ static inline int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int 
 			prog_exception(g, ptm, ty, v11);
 			while (prog_rn(g, 8) == 0) /* back to back */
 				prog_exception(g, ptm, types[prog_rn(g, sizeof(types))], v11);
-		} else if (g->o.debug && prog_rn(g, 1000) < g->o.debug) {
+		} else if (g->o.debug && !g->prohib && !g->just_left && prog_rn(g, 1000) < g->o.debug) {
 			g->cycle += 2;
 			if (ptm) {
 				pft_ptm_timestamp(ptm, prog_ts(g->cycle), 0);

@@ -280,6 +280,17 @@ static void prohibited(void)
 	/* NIDEN-style entry: atoms flushed, no branch packet */
 	CHECK_EQ(pft_ptm_prohibited(h->p, 1, h->cyc), 0);
 	CHECK_SEQ(h, 5, "isync atom");
+	CHECK_EQ(pft_ptm_prohibited(h->p, 0, h->cyc), 0);
+	/* an exception return into the region: a branch to 0 without an
+	 * exception, then silence */
+	h_nop(h, 0x3000);
+	h_insn(h, 0x3004, PFT_ISA_ARM, 4, PFT_WP_INDIRECT, 0x9000, PFT_ISA_ARM,
+	       PFT_PTM_I_EXC_RETURN | PFT_PTM_I_NEXT_PROHIBITED);
+	CHECK_SEQ(h, 5, "isync atom isync branch exception_return");
+	CHECK_EQ(h->pk[8].address, 0);
+	CHECK_EQ(h->pk[8].exception, 0);
+	h_bx(h, 0x9000, 0x9100, PFT_ISA_ARM);
+	CHECK_EQ(h->n, 10);
 	h_free(h);
 	free(h);
 }
