@@ -14,15 +14,18 @@ checks, without classifying instructions:
      kept touches a range (nothing traced far from the ranges);
      exclude: every log instruction outside the ranges is in the decode;
   3. the filter removed something.
+Mode "overflow" (a FIFO that overflows, spec 4.8) checks 1 and 3 only: what
+was lost to the overflow is left out, nothing else changes.
 
-usage: record_filter.py include|exclude LO-HI[,LO-HI...] FULL_LOG DECODED_LOG"""
+usage: record_filter.py include|exclude|overflow LO-HI[,LO-HI...]|- FULL_LOG DECODED_LOG"""
 import sys
 
 def main():
     if len(sys.argv) != 5:
         sys.exit(__doc__)
     mode, spec, full_f, dec_f = sys.argv[1:]
-    ranges = [tuple(int(x, 0) for x in r.split("-")) for r in spec.split(",")]
+    ranges = [] if mode == "overflow" else \
+        [tuple(int(x, 0) for x in r.split("-")) for r in spec.split(",")]
     inr = lambda a: any(lo <= a < hi for lo, hi in ranges)
     full = [l.split() for l in open(full_f) if l.strip()]
     dec = [l.split() for l in open(dec_f) if l.strip()]
@@ -56,7 +59,7 @@ def main():
                 run = []
             if i is not None:
                 run.append(i)
-    else:
+    elif mode == "exclude":
         for i, ins in enumerate(full):
             if not inr(int(ins[0], 16)) and i not in keptset:
                 bad += 1

@@ -8,7 +8,7 @@
 #      emulator's executed-instruction log (pft record --log), line for line;
 #      with a filter, the decode is checked against the full log by
 #      record_filter.py (only whole blocks near the ranges, nothing in range
-#      lost);
+#      lost); with a small FIFO that overflows, an ordered selection of it;
 #   2. OpenCSD's trc_pkt_lister -decode of the same snapshot, expanded to
 #      instructions from the snapshot's memory dumps (record_opencsd.py),
 #      equals it too.
@@ -71,6 +71,7 @@ for e in recursion switch funcptr interwork itblock irq; do
 	check "$e" "--range $lo-$hi --return-stack --cycle-accurate --irq-every 41" include "$lo-$hi"
 	set -- $(sym "$EX/$e.elf" _vectors)
 	check "$e" "--exclude-range 0x10000-$lo --irq-every 61" exclude "0x10000-$lo"
+	check "$e" "--fifo 32 --drain 1/40 --cycle-accurate $irq" overflow -
 done
 [ $ocsd = 1 ] || echo "note: trc_pkt_lister or python3 missing: OpenCSD comparison skipped"
 echo "$n recordings checked"

@@ -74,8 +74,8 @@ enum rec_cycle_class rec_cycles_classify(enum pft_isa isa, uint32_t op, unsigned
 			return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
 		if ((op & 0x0f0000f0u) == 0x00000090u)       /* MUL/MLA/UMULL... */
 			return REC_CYC_MUL;
-		if ((op & 0x0e000090u) == 0x00000090u && (op & 0x60u))  /* LDRH/STRH/LDRD */
-			return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
+		if ((op & 0x0e000090u) == 0x00000090u && (op & 0x60u))  /* LDRH/STRH/LDRD/STRD */
+			return (op & 0x00100000u) || ((op >> 5) & 3u) == 2 ? REC_CYC_LOAD : REC_CYC_STORE;
 		return REC_CYC_OTHER;
 	}
 	if (size == 2) {

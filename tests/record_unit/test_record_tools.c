@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Unit test of pft record's building blocks (tools/pft/record_*.c):
+ * condition codes against the ARM ARM's definitions written out flag by
+ * flag, ITSTATE advance for every IT mask, instruction facts on encodings
+ * taken from the GNU assembler's output, the cycle model, the plain and
+ * qemu log readers (line numbers in errors, Thumb bit, IT conditions,
+ * system calls) and the pipeline (successors, cycles, the log format). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "record.h"
+
+/* ---- condition codes: the ARM ARM table, one condition at a time ---- */
+static int cond_ref(unsigned cond, int n, int z, int c, int v)
+{
+	switch (cond) {
+	case 0: return z;            case 1: return !z;
+	case 2: return c;            case 3: return !c;
+	case 4: return n;            case 5: return !n;
+	case 6: return v;            case 7: return !v;
+	case 8: return c && !z;      case 9: return !c || z;
+	case 10: return n == v;      case 11: return n != v;
+	case 12: return !z && n == v; case 13: return z || n != v;
+	default: return 1;
+	}
+}
+
+static void test_conditions(void)
+{
+	unsigned cond, f;
+
+	for (cond = 0; cond < 15; cond++)
+		for (f = 0; f < 16; f++)
+			CHECK_EQ(rec_cond_pass(cond, f),
+			         cond_ref(cond, (f >> 3) & 1, (f >> 2) & 1, (f >> 1) & 1, f & 1));
+}
+
+/* ---- IT blocks ---- */
+static void test_it(void)
+{
+	uint8_t it;
+	/* ITTEE EQ = 0xbf07: EQ, EQ, NE, NE, then the block ends */
+	static const unsigned want[] = { 0, 0, 1, 1 };
+	unsigned i;
+
+	CHECK(rec_is_it(0xbf07, 2, &it));
+	CHECK(!rec_is_it(0xbf00, 2, &it)); /* NOP */
+	CHECK(!rec_is_it(0xbf07, 4, &it));
+	CHECK(rec_is_it(0xbf07, 2, &it));
+	for (i = 0; i < 4; i++) {
+		CHECK(it != 0);
+		CHECK_EQ(it >> 4, want[i]);
+		it = rec_it_advance(it);
+	}
+	CHECK_EQ(it, 0);
+	/* every mask: the block has 4 - (trailing zeros of the mask) instructions */
+	for (i = 1; i < 16; i++) {
+		unsigned len = 0, expect = 4;
+		uint8_t s = (uint8_t)(0xa0 | i); /* GE */
+
+		while (!(i & (1u << (4 - expect))))
+			expect--;
+		while (s) {
+			len++;
+			s = rec_it_advance(s);
+		}
+		CHECK_EQ(len, expect);
+	}
+}
+
+/* ---- instruction facts (encodings from arm-none-eabi-as) ---- */
+static void test_insn_facts(void)
+{
+	const uint8_t ldrw[4] = { 0xd1, 0xf8, 0x00, 0x01 }; /* ldr.w r0, [r1, #256] */
+
+	CHECK_EQ(rec_t32_size(0x6808), 2);
+	CHECK_EQ(rec_t32_size(0xf8d1), 4);
+	CHECK_EQ(rec_t32_size(0xe7fe), 2); /* b . (T2) */
+	CHECK_EQ(rec_t32_size(0xe800), 4);
+	CHECK_EQ(rec_opcode(PFT_ISA_THUMB, ldrw, 4), 0xf8d10100u);
+	CHECK_EQ(rec_opcode(PFT_ISA_ARM, ldrw, 4), 0x0100f8d1u);
+	CHECK_EQ(rec_insn_cond(PFT_ISA_ARM, 0x0afffffe, 4), 0);   /* beq */
+	CHECK_EQ(rec_insn_cond(PFT_ISA_ARM, 0xfafffffe, 4), 14);  /* blx imm */
+	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xd0fe, 2), 0);     /* beq.n */
+	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xdf03, 2), 14);    /* svc */
+	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xf43faffe, 4), 0); /* beq.w */
+	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xf8d10100, 4), 14);
+	CHECK(rec_is_svc(PFT_ISA_ARM, 0xef000005, 4));
+	CHECK(rec_is_svc(PFT_ISA_THUMB, 0xdf03, 2));
+	CHECK(!rec_is_svc(PFT_ISA_ARM, 0xfafffffe, 4));
+	CHECK(rec_is_bkpt(PFT_ISA_ARM, 0xe1200071, 4));
+	CHECK(rec_is_bkpt(PFT_ISA_THUMB, 0xbe02, 2));
+	CHECK(!rec_is_bkpt(PFT_ISA_THUMB, 0xbf00, 2));
+}
+
+/* ---- cycle model ---- */
+static void test_cycles(void)
+{
+	struct rec_cycles m;
+	static const struct { uint8_t isa, size; uint32_t op; enum rec_cycle_class c; } t[] = {
+		{ PFT_ISA_ARM, 4, 0xe5912000, REC_CYC_LOAD },   /* ldr r2, [r1] */
+		{ PFT_ISA_ARM, 4, 0xe5812000, REC_CYC_STORE },  /* str r2, [r1] */
+		{ PFT_ISA_ARM, 4, 0xe0000291, REC_CYC_MUL },    /* mul */
+		{ PFT_ISA_ARM, 4, 0xe8900006, REC_CYC_LOAD },   /* ldm */
+		{ PFT_ISA_ARM, 4, 0xe1c010b0, REC_CYC_STORE },  /* strh */
+		{ PFT_ISA_ARM, 4, 0xe1c020d0, REC_CYC_LOAD },   /* ldrd */
+		{ PFT_ISA_ARM, 4, 0xe0810002, REC_CYC_OTHER },  /* add */
+		{ PFT_ISA_THUMB, 2, 0x6808, REC_CYC_LOAD },     /* ldr r0, [r1] */
+		{ PFT_ISA_THUMB, 2, 0x6008, REC_CYC_STORE },    /* str */
+		{ PFT_ISA_THUMB, 2, 0xb510, REC_CYC_STORE },    /* push */
+		{ PFT_ISA_THUMB, 2, 0xbd10, REC_CYC_LOAD },     /* pop */
+		{ PFT_ISA_THUMB, 2, 0x4802, REC_CYC_LOAD },     /* ldr literal */
+		{ PFT_ISA_THUMB, 2, 0x5c88, REC_CYC_LOAD },     /* ldrb reg */
+		{ PFT_ISA_THUMB, 2, 0x5488, REC_CYC_STORE },    /* strb reg */
+		{ PFT_ISA_THUMB, 2, 0x4348, REC_CYC_MUL },      /* muls */
+		{ PFT_ISA_THUMB, 2, 0x4608, REC_CYC_OTHER },    /* mov */
+		{ PFT_ISA_THUMB, 4, 0xf8d10100, REC_CYC_LOAD }, /* ldr.w */
+		{ PFT_ISA_THUMB, 4, 0xf8c10100, REC_CYC_STORE },/* str.w */
+		{ PFT_ISA_THUMB, 4, 0xfb01f002, REC_CYC_MUL },  /* mul.w */
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size) != t[i].c) {
+			fprintf(stderr, "classify %08x: %d, want %d\n", (unsigned)t[i].op,
+			        rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size), t[i].c);
+			CHECK(0);
+		}
+	CHECK_EQ(rec_cycles_parse(&m, "3"), 0);
+	CHECK_EQ(m.cost[REC_CYC_LOAD], 3);
+	CHECK_EQ(m.cost[REC_CYC_EXCEPTION], 3);
+	CHECK_EQ(rec_cycles_parse(&m, "load=4,branch=7,failed=0"), 0);
+	CHECK_EQ(m.cost[REC_CYC_LOAD], 4);
+	CHECK_EQ(m.cost[REC_CYC_BRANCH], 7);
+	CHECK_EQ(m.cost[REC_CYC_FAILED], 0);
+	CHECK_EQ(m.cost[REC_CYC_OTHER], 1);
+	CHECK(rec_cycles_parse(&m, "load=0") < 0);
+	CHECK(rec_cycles_parse(&m, "lode=2") < 0);
+	CHECK(rec_cycles_parse(&m, "load=") < 0);
+	CHECK(rec_cycles_parse(&m, "0") < 0);
+	CHECK(rec_cycles_parse(&m, "load=2,") == 0);
+}
+
+/* ---- a program image in memory: ARM at 0x1000, Thumb at 0x2000 ---- */
+static uint8_t code[0x2000];
+static struct rec_segment seg = { 0x1000, sizeof(code), sizeof(code), code, 5 };
+static struct rec_elf img;
+
+static void put32(uint32_t a, uint32_t v)
+{
+	memcpy(code + (a - 0x1000), &v, 4); /* little-endian host */
+}
+static void put16(uint32_t a, uint16_t v)
+{
+	memcpy(code + (a - 0x1000), &v, 2);
+}
+
+struct collect {
+	struct rec_insn in[64];
+	struct rec_exc ex[8];
+	unsigned n, nx, ex_before[8];
+};
+static int c_insn(void *ctx, const struct rec_insn *in)
+{
+	struct collect *c = ctx;
+
+	if (c->n < 64)
+		c->in[c->n++] = *in;
+	return 0;
+}
+static int c_exc(void *ctx, const struct rec_exc *x)
+{
+	struct collect *c = ctx;
+
+	if (c->nx < 8) {
+		c->ex_before[c->nx] = c->n;
+		c->ex[c->nx++] = *x;
+	}
+	return 0;
+}
+
+static FILE *text_file(const char *s)
+{
+	FILE *f = tmpfile();
+
+	if (f) {
+		fputs(s, f);
+		rewind(f);
+	}
+	return f;
+}
+
+static void test_logs(void)
+{
+	const struct rec_elf *elfs[1] = { &img };
+	struct rec_sink sink;
+	struct collect c;
+	struct rec_src_stats st;
+	char msg[256];
+	FILE *f;
+	int rc;
+
+	img.seg = &seg;
+	img.nseg = 1;
+	put32(0x1000, 0xe0810002);          /* add */
+	put32(0x1004, 0x0afffffe);          /* beq */
+	put32(0x1008, 0xef000005);          /* svc */
+	put16(0x2000, 0xbf07);              /* ittee eq */
+	put16(0x2002, 0x4608);
+	put16(0x2004, 0xf8d1);              /* ldr.w r0, [r1, #256]: hw1 first */
+	put16(0x2006, 0x0100);
+	put16(0x2008, 0x4608);
+	put16(0x200a, 0x4608);
+	put16(0x200c, 0xbe02);              /* bkpt */
+	sink.insn = c_insn;
+	sink.exception = c_exc;
+	sink.ctx = &c;
+
+	/* plain: IT conditions tracked from the code, exception lines, BKPT ends */
+	memset(&c, 0, sizeof(c));
+	f = text_file("# x\n00001000 A32\n00001004 A32 extra\n\n00002000 T32\n00002002 T32\n"
+	              "! irq 00002004\n00001000 A32\n00002004 T32\n00002008 T32\n0000200a T32\n"
+	              "0000200c T32\n00001000 A32\n");
+	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 8);
+	CHECK_EQ(c.nx, 1);
+	CHECK_EQ(c.ex_before[0], 4);
+	CHECK_EQ(c.ex[0].type, REC_EXC_IRQ);
+	CHECK_EQ(c.ex[0].pref_return, 0x2004);
+	CHECK_EQ(c.ex[0].vector, 0x1000);
+	CHECK_EQ(c.in[1].condcode, 0);      /* beq */
+	CHECK_EQ(c.in[3].condcode, 0);      /* moveq in the IT block */
+	CHECK_EQ(c.in[5].size, 4);
+	CHECK_EQ(c.in[5].condcode, 14);     /* not in sequence after the IRQ: no IT */
+	CHECK_EQ(st.lines, 12);             /* stopped at the BKPT */
+
+	/* plain: errors name the line */
+	memset(&c, 0, sizeof(c));
+	f = text_file("00001000 A32\n00001004 B32\n");
+	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	CHECK(strstr(msg, "line 2") != NULL);
+	f = text_file("00009000 A32\n");
+	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_NOMAP);
+	CHECK(strstr(msg, "0x00009000") != NULL);
+	f = text_file("00001002 A32\n");
+	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	f = text_file("! irq 1000\n");
+	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+
+	/* qemu: Thumb bit 23, ITSTATE in [31:24], SVC as an untraced kernel entry,
+	 * other lines skipped */
+	memset(&c, 0, sizeof(c));
+	f = text_file("Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n"
+	              "some other line\n"
+	              "Trace 0: 0x7f00 [00000480/00001008/00000000/00000201] sym\n"
+	              "Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	              "Trace 0: 0x7f00 [07800480/00002002/00000000/00000201]\n");
+	rc = rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 4);
+	CHECK_EQ(st.skipped_lines, 1);
+	CHECK_EQ(st.syscalls, 1);
+	CHECK_EQ(c.nx, 1);
+	CHECK_EQ(c.ex_before[0], 2);
+	CHECK(c.ex[0].untraced);
+	CHECK_EQ(c.ex[0].pref_return, 0x100c);
+	CHECK_EQ(c.in[0].isa, PFT_ISA_ARM);
+	CHECK_EQ(c.in[2].isa, PFT_ISA_THUMB);
+	CHECK_EQ(c.in[3].condcode, 0);
+	CHECK_EQ(c.in[2].condcode, 14);
+	f = text_file("nothing here\n");
+	rc = rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	memset(&c, 0, sizeof(c));
+	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	              "Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n");
+	rc = rec_qemu_run(f, elfs, 1, 1, &sink, &st, msg, sizeof(msg)); /* max 1 */
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 1);
+}
+
+/* ---- pipeline ---- */
+struct got { struct rec_full f[16]; unsigned n, nx; uint64_t xcycle, end_cycle; };
+static int g_insn(void *ctx, const struct rec_full *f)
+{
+	struct got *g = ctx;
+
+	if (g->n < 16)
+		g->f[g->n++] = *f;
+	return 0;
+}
+static int g_exc(void *ctx, const struct rec_exc *x, uint64_t cycle)
+{
+	struct got *g = ctx;
+
+	(void)x;
+	g->nx++;
+	g->xcycle = cycle;
+	return 0;
+}
+static int g_end(void *ctx, uint64_t cycle)
+{
+	((struct got *)ctx)->end_cycle = cycle;
+	return 0;
+}
+
+static void test_pipe(void)
+{
+	struct rec_cycles m;
+	struct rec_pipe p;
+	struct rec_sink sink;
+	struct got g;
+	struct rec_consumer cons = { g_insn, g_exc, g_end, &g };
+	struct rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14 };   /* ldr */
+	struct rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0 };    /* beq taken */
+	struct rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0 };      /* failed */
+	struct rec_exc x = { 0x2002, 0x18, REC_EXC_IRQ, PFT_ISA_ARM, 0 };
+	char buf[256] = "";
+	FILE *log = tmpfile();
+
+	memset(&g, 0, sizeof(g));
+	CHECK_EQ(rec_cycles_parse(&m, "load=3,branch=5,failed=0,exception=10"), 0);
+	rec_pipe_init(&p, &m, log, &cons);
+	p.log_exceptions = 1;
+	rec_pipe_sink(&p, &sink);
+	CHECK_EQ(sink.insn(sink.ctx, &a), 0);
+	CHECK_EQ(sink.insn(sink.ctx, &b), 0);
+	CHECK_EQ(sink.insn(sink.ctx, &t), 0);
+	CHECK_EQ(sink.exception(sink.ctx, &x), 0);
+	CHECK_EQ(rec_pipe_end(&p, 0, PFT_ISA_ARM, 0), 0);
+	CHECK_EQ(g.n, 3);
+	CHECK_EQ(g.f[0].next_addr, 0x1004);
+	CHECK_EQ(g.f[0].cycle, 3);
+	CHECK_EQ(g.f[1].next_addr, 0x2000);
+	CHECK_EQ(g.f[1].next_isa, PFT_ISA_THUMB);
+	CHECK(g.f[1].taken);
+	CHECK_EQ(g.f[1].cycle, 8);
+	CHECK_EQ(g.f[2].next_addr, 0x2002); /* the exception's preferred return */
+	CHECK_EQ(g.f[2].cycle, 8);          /* failed costs 0 */
+	CHECK_EQ(g.nx, 1);
+	CHECK_EQ(g.xcycle, 18);
+	CHECK_EQ(g.end_cycle, 18);
+	rewind(log);
+	CHECK_EQ(fread(buf, 1, sizeof(buf) - 1, log) > 0, 1);
+	CHECK(strcmp(buf, "00001000 A32\n00001004 A32\n00002000 T32\n! irq 00002002\n") == 0);
+	fclose(log);
+}
+
+/* ---- ELF loading: errors, and an example program if the build made one ---- */
+static void test_elf(void)
+{
+	struct rec_elf e;
+	char msg[256], path[1024];
+	const char *b = getenv("PFT_BUILD");
+	FILE *f;
+	uint64_t a;
+	uint8_t w[4];
+
+	CHECK_EQ(rec_elf_load(&e, "/nonexistent/x.elf", msg, sizeof(msg)), -PFT_E_IO);
+	snprintf(path, sizeof(path), "%s/CMakeCache.txt", b ? b : ".");
+	if ((f = fopen(path, "r")) != NULL) {
+		fclose(f);
+		CHECK_EQ(rec_elf_load(&e, path, msg, sizeof(msg)), -PFT_E_FORMAT);
+		CHECK(strstr(msg, "not an ELF") != NULL);
+	}
+	snprintf(path, sizeof(path), "%s/examples/recursion.elf", b ? b : ".");
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	fclose(f);
+	CHECK_EQ(rec_elf_load(&e, path, msg, sizeof(msg)), 0);
+	CHECK_EQ(e.entry & 1, 0);                       /* _start is ARM */
+	CHECK_EQ(rec_elf_symbol(&e, "_start", &a), 0);
+	CHECK_EQ(a, e.entry);
+	CHECK_EQ(rec_elf_symbol(&e, "nosuch", &a), -PFT_E_NOTFOUND);
+	CHECK_EQ(rec_elf_read(&e, e.entry, w, 4), 4);
+	CHECK_EQ(rec_opcode(PFT_ISA_ARM, w, 4), 0xe10f0000u); /* mrs r0, cpsr */
+	CHECK_EQ(rec_elf_read(&e, 0x100, w, 4), 0);
+	rec_elf_free(&e);
+}
+
+int main(void)
+{
+	test_elf();
+	test_conditions();
+	test_it();
+	test_insn_facts();
+	test_cycles();
+	test_logs();
+	test_pipe();
+	return check_report();
+}
