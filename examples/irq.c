@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Example: exceptions.  An interrupt handler (IRQs come from the recorder:
  * --irq-every / --irq-at / --irq-random), SVC calls from Thumb and ARM code,
- * an undefined instruction and a data abort, each taken through the vector
- * table in start.S and returned from. */
+ * an undefined instruction, a data abort and a prefetch abort (a call to
+ * unmapped memory), each taken through the vector table in start.S and
+ * returned from. */
 #include "examples.h"
 
 static volatile unsigned irq_count, svc_sum, undef_count, abort_count;
@@ -56,6 +57,8 @@ int main(void)
 			x += arm_side(i);
 		if ((i & 127) == 77)
 			x += *(volatile unsigned *)example_arg(0x80000000u); /* data abort */
+		if ((i & 127) == 101) /* prefetch abort; the handler returns r0 = i */
+			x += ((unsigned (*)(unsigned))example_arg(0x90000000u))(i);
 	}
 	/* The result does not depend on where interrupts hit: a test compares
 	 * it with and without them. */

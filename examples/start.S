@@ -9,9 +9,8 @@
  * When main returns, BKPT stops the run.
  *
  * Exception entries call the C handlers the example may define (weak
- * defaults below) and return the way ARMv7-A code does: SUBS PC, LR for SVC
- * and undefined instructions, SUBS PC, LR, #4/#8 forms and LDM ^ for IRQ
- * and aborts. */
+ * defaults below) and return the way ARMv7-A code does: MOVS PC, LR for
+ * SVC, undefined instructions and aborts, LDM ^ for IRQ. */
 	.syntax unified
 	.arm
 
@@ -108,7 +107,22 @@ dabt_entry:
 	addeq	lr, lr, #4
 	movs	pc, lr
 
+	/* Prefetch abort: a call went to unmapped memory.  Return from the
+	 * call as if the callee had returned at once: to the caller's LR
+	 * (System/User bank), in the caller's instruction set. */
+	.type pabt_entry, %function
 pabt_entry:
+	sub	sp, sp, #4
+	stmia	sp, {lr}^		/* the interrupted mode's LR */
+	ldr	lr, [sp], #4
+	mrs	r12, spsr
+	tst	lr, #1
+	bicne	lr, lr, #1
+	orrne	r12, r12, #0x20		/* back to Thumb */
+	biceq	r12, r12, #0x20
+	msr	spsr_fsxc, r12
+	movs	pc, lr
+
 fiq_entry:
 	b	_exit
 
