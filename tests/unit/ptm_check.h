@@ -15,6 +15,7 @@
 struct chk_out {
 	uint64_t addr;
 	uint32_t cid;
+	uint32_t seg;        /* non-periodic I-syncs before it */
 	uint8_t exc, isa, ns, hyp, vmid;
 };
 
@@ -36,6 +37,8 @@ struct chk {
 	const struct prog_ev *const *exp; /* expected items, to check cycles and timestamps */
 	uint32_t nexp;
 	int check_cc;
+	int no_ts;               /* timestamps not checked (trace lost to overflows) */
+	uint32_t segs;
 	int errors;
 	unsigned isyncs, periodic, wpus, excs, atoms, branches, ts, cids, vmids, erets, triggers;
 	char msg[256];
@@ -58,6 +61,7 @@ static inline void chk_emit(struct chk *c, uint64_t addr, unsigned exc)
 	}
 	struct chk_out *o = &c->out[c->nout++];
 	o->addr = addr;
+	o->seg = c->segs;
 	o->exc = (uint8_t)exc;
 	o->isa = c->isa;
 	o->ns = c->ns;
@@ -160,6 +164,8 @@ static inline int chk_packet(const struct pft_packet *k, void *arg)
 		break;
 	case PFT_PKT_ISYNC:
 		c->isyncs++;
+		if (k->reason != PFT_ISYNC_PERIODIC)
+			c->segs++;
 		if (k->reason == PFT_ISYNC_PERIODIC) {
 			c->periodic++;
 			if (c->synced && (k->address != c->addr || k->isa != c->isa))
@@ -255,7 +261,7 @@ static inline int chk_packet(const struct pft_packet *k, void *arg)
 			c->cum += k->cycles;
 		/* v1.1: the time of the last traced waypoint; v1.0: the time the
 		 * packet was generated, so no earlier than that (4.14) */
-		if (c->nout && c->nout <= c->nexp &&
+		if (!c->no_ts && c->nout && c->nout <= c->nexp &&
 		    (c->f.minor >= 1 ? c->exp[c->nout - 1]->ts != k->timestamp
 				     : c->exp[c->nout - 1]->ts > k->timestamp)) {
 			char m[128];
