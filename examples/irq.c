@@ -3,7 +3,7 @@
  * --irq-every / --irq-at / --irq-random), SVC calls from Thumb and ARM code,
  * an undefined instruction, a data abort and a prefetch abort (a call to
  * unmapped memory), each taken through the vector table in start.S and
- * returned from. */
+ * returned from; and CONTEXTIDR changes (context ID packets). */
 #include "examples.h"
 
 static volatile unsigned irq_count, svc_sum, undef_count, abort_count;
@@ -57,6 +57,8 @@ int main(void)
 			x += arm_side(i);
 		if ((i & 127) == 77)
 			x += *(volatile unsigned *)example_arg(0x80000000u); /* data abort */
+		if ((i & 63) == 33) /* a new context ID (traced with --contextid-bytes) */
+			__asm__ volatile("mcr p15, 0, %0, c13, c0, 1" : : "r"(i + 0x100u));
 		if ((i & 127) == 101) /* prefetch abort; the handler returns r0 = i */
 			x += ((unsigned (*)(unsigned))example_arg(0x90000000u))(i);
 	}

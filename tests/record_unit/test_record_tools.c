@@ -326,9 +326,9 @@ static void test_pipe(void)
 	struct rec_sink sink;
 	struct got g;
 	struct rec_consumer cons = { g_insn, g_exc, g_end, &g };
-	struct rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14 };   /* ldr */
-	struct rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0 };    /* beq taken */
-	struct rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0 };      /* failed */
+	struct rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14, 0 }; /* ldr */
+	struct rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0, 0 };  /* beq taken */
+	struct rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0, 0 };    /* failed */
 	struct rec_exc x = { 0x2002, 0x18, REC_EXC_IRQ, PFT_ISA_ARM, 0 };
 	char buf[256] = "";
 	FILE *log = tmpfile();

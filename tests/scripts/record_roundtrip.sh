@@ -73,6 +73,15 @@ for e in recursion switch funcptr interwork itblock irq; do
 	check "$e" "--exclude-range 0x10000-$lo --irq-every 61" exclude "0x10000-$lo"
 	check "$e" "--fifo 32 --drain 1/40 --cycle-accurate $irq" overflow -
 done
+# the irq example writes CONTEXTIDR: context ID packets carry the new values
+rm -rf "$T/c"
+"$PFT_BIN" record -q "$EX/irq.elf" -o "$T/c" --contextid-bytes 4
+nc=$("$PFT_BIN" decode "$T/c" | grep -c '^-- context_id context_id=1[0-9a-f][0-9a-f] ' || true)
+if [ "$nc" -ge 4 ]; then
+	echo "ok   irq: $nc context ID changes traced"
+else
+	echo "FAIL irq: expected context ID changes, got $nc"; fail=1
+fi
 [ $ocsd = 1 ] || echo "note: trc_pkt_lister or python3 missing: OpenCSD comparison skipped"
 echo "$n recordings checked"
 exit $fail

@@ -26,6 +26,7 @@ struct rec_insn {
 	int8_t cond;         /* 1 condition passed, 0 failed, -1 unknown */
 	uint8_t user;        /* executed in User mode */
 	uint8_t condcode;    /* condition that applied: IT or encoding, 14 = always */
+	uint32_t context_id; /* CONTEXTIDR while it executed */
 };
 
 /* Exception types, numbered as the PFT exception encoding (enum
@@ -81,6 +82,11 @@ int rec_is_it(uint32_t opcode, unsigned size, uint8_t *itstate);
 static inline uint8_t rec_it_advance(uint8_t it)
 {
 	return (it & 7u) == 0 ? 0 : (uint8_t)((it & 0xe0u) | ((it << 1) & 0x1fu));
+}
+/* MCR p15, 0, Rt, c13, c0, 1 (a write of CONTEXTIDR)? */
+static inline int rec_is_contextidr_write(uint32_t opcode)
+{
+	return (opcode & 0x0fff0fffu) == 0x0e0d0f30u; /* A32 (cond) and T32 (hw1:hw2) alike */
 }
 /* SVC in either instruction set? */
 int rec_is_svc(enum pft_isa isa, uint32_t opcode, unsigned size);

@@ -68,6 +68,7 @@ struct emu {
 	size_t cap;
 	int in_stub;            /* running the mode-switch stub: hooks stand aside */
 	unsigned unmasked;      /* instructions reported in a row with CPSR.I clear */
+	uint32_t cid;           /* CONTEXTIDR */
 };
 
 /* Unicorn writes CPSR raw (no register banking), so a mode change goes
@@ -129,6 +130,8 @@ static int commit(struct emu *e)
 	if (!e->have_pending)
 		return 0;
 	e->have_pending = 0;
+	if (e->pending.cond != 0 && rec_is_contextidr_write(e->pending.opcode))
+		e->cid = cp15_read(e->uc, 13, 0, 0, 1); /* it retired: the new value */
 	e->st->insns++;
 	rc = e->sink->insn(e->sink->ctx, &e->pending);
 	if (rc < 0 && !e->err)
@@ -146,6 +149,7 @@ static void set_pending(struct emu *e, uint64_t addr, const uint8_t *b, unsigned
 	e->pending.opcode = rec_opcode(isa, b, size);
 	e->pending.cond = (int8_t)cond;
 	e->pending.user = (uint8_t)user;
+	e->pending.context_id = e->cid;
 	e->have_pending = 1;
 }
 

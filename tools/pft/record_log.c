@@ -84,6 +84,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 	in.opcode = rec_opcode(isa, b, size);
 	in.cond = -1;
 	in.user = 1;
+	in.context_id = 0;
 	if (r->track_it) {
 		uint8_t cur = (addr == r->expect && isa == PFT_ISA_THUMB) ? r->it : 0;
 

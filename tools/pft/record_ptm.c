@@ -144,6 +144,7 @@ struct record_ptm {
 	uint64_t failed_marked;
 	int in_untraced;        /* inside an untraced handler (prohibited region) */
 	int all_regs;           /* --regs: list every register in the device ini */
+	uint32_t cid;           /* context ID of the last instruction */
 	struct { unsigned regno; uint32_t value; } extra[RECORD_PTM_MAX_REGS + 2 * RECORD_PTM_MAX_RANGES + 2];
 	unsigned nextra;
 	int err;
@@ -419,6 +420,8 @@ static int on_insn(void *ctx, const struct rec_full *f)
 	pi.opcode = f->in.opcode;
 	pi.flags = PFT_PTM_I_CLASSIFY | (failed ? PFT_PTM_I_COND_FAILED : 0) |
 	           (f->in.user ? PFT_PTM_I_USER : 0);
+	pi.context_id = f->in.context_id;
+	rp->cid = f->in.context_id;
 	pi.isa = f->in.isa;
 	pi.next_isa = f->next_isa;
 	pi.size = f->in.size;
@@ -446,6 +449,7 @@ static int on_exc(void *ctx, const struct rec_exc *x, uint64_t cycle)
 	pe.cycle = cycle;
 	pe.type = x->type;
 	pe.isa = x->isa;
+	pe.context_id = rp->cid;
 	if (x->untraced) {
 		pe.flags |= PFT_PTM_E_PROHIBITED;
 		rp->in_untraced = 1;
