@@ -65,6 +65,23 @@ for e in irq itblock interwork; do
 	fi
 done
 
+# a program without a vector table: the SVC's vector is not mapped, the
+# prefetch aborts at the vectors must end in an error, not a hang; a
+# program that loops for ever stops at --max-insns
+if command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+	printf '.arm\n.global _start\n_start: mov r0, #1\nsvc #0\n' > "$T/novec.s"
+	printf '.thumb\n.syntax unified\n.global _start\n.thumb_func\n_start: adds r0, #1\nb _start\n' > "$T/loop.s"
+	arm-none-eabi-gcc -nostdlib -Wl,-Ttext=0x20000 -o "$T/novec.elf" "$T/novec.s" &&
+	arm-none-eabi-gcc -nostdlib -Wl,-Ttext=0x20000 -o "$T/loop.elf" "$T/loop.s" &&
+	{
+		expect 1 "exception loop" "$PFT_BIN" record "$T/novec.elf" --log "$T/l"
+		expect 0 "stopped: max-insns" "$PFT_BIN" record "$T/loop.elf" -o "$T/lo" --log "$T/l" --max-insns 5000
+		"$PFT_BIN" decode "$T/lo" --format addrs | cmp -s - "$T/l" && grep -q ' T32$' "$T/l" &&
+			echo "ok   endless Thumb loop: 5000 instructions recorded and decoded" ||
+			{ echo "FAIL: endless loop decode"; fail=1; }
+	}
+fi
+
 # registers from a snapshot device ini (--regs), written back complete, and
 # re-recording from the written ini gives the same trace
 if [ -n "${PFT_SHARED:-}" ] && [ -f "$PFT_SHARED/data/ptm/trace_cov_a15/device5.ini" ]; then

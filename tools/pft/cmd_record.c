@@ -29,7 +29,8 @@ static void usage(FILE *f)
 "OpenCSD's trc_pkt_lister read.  See doc/record.md.\n\n"
 "Execution:\n"
 "  --until SYMBOL|ADDR   stop before this instruction\n"
-"  --max-insns N         stop after N instructions\n"
+"  --max-insns N         stop after N instructions (emulation default 100000000;\n"
+"                        0 = no limit)\n"
 "  --irq-every N         inject an IRQ every N instructions\n"
 "  --irq-at N,N,...      inject IRQs before these instruction indexes\n"
 "  --irq-random MEAN     inject IRQs at random intervals (mean MEAN)\n"
@@ -93,7 +94,7 @@ struct record {
 	unsigned nelf;
 	struct rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
-	int quiet, log_exceptions;
+	int quiet, log_exceptions, max_given;
 	struct record_ptm_opts ptm;
 };
 
@@ -147,8 +148,9 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case 'h': usage(stdout); return 1;
 		case O_UNTIL: r->until = optarg; break;
 		case O_MAX:
-			if (rec_parse_u64(optarg, &r->emu.max_insns) || !r->emu.max_insns)
+			if (rec_parse_u64(optarg, &r->emu.max_insns))
 				goto bad;
+			r->max_given = 1;
 			break;
 		case O_IRQ_EVERY:
 			if (rec_parse_u64(optarg, &r->emu.irq_every) || !r->emu.irq_every)
@@ -242,6 +244,9 @@ bad:
 	}
 	if (!r->ts_freq)
 		r->ts_freq = r->cpu_freq;
+	/* a program that never stops must not run for ever */
+	if (!r->max_given && !r->qemu_log && !r->import_log)
+		r->emu.max_insns = 100000000;
 	return 0;
 }
 

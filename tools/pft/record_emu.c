@@ -444,6 +444,9 @@ static int run_loop(struct emu *e)
 		snprintf(e->msg, e->cap, "cannot set the reset CPSR");
 		return -PFT_E_INTERNAL;
 	}
+	uint64_t last_insns = (uint64_t)-1;
+	unsigned nested = 0;
+
 	for (;;) {
 		uc_err ue;
 		uint64_t resume = 0;
@@ -495,6 +498,17 @@ static int run_loop(struct emu *e)
 		}
 		if (rc < 0)
 			return rc;
+		/* an exception at the vector of the one before, with nothing
+		 * retired in between: the vector table is missing or broken */
+		nested = e->st->insns == last_insns ? nested + 1 : 0;
+		last_insns = e->st->insns;
+		if (nested >= 8) {
+			snprintf(e->msg, e->cap, "exception loop: no instruction retires at the "
+			         "vector 0x%08llx (no vector table? VBAR/SCTLR.V)",
+			         (unsigned long long)(resume & ~1ull));
+			e->stop_reason = "error";
+			return -PFT_E_FORMAT;
+		}
 		pc = resume;
 	}
 }
