@@ -8,8 +8,8 @@
 #include "flow/flow_int.h"
 #include "pft/isa.h"
 
-/* Decoded blocks kept per decoder: 4096 x ~550 bytes. */
-#define FLOW_CACHE_BLOCKS 4096u
+/* Decoded blocks kept per decoder: 8192 x ~300 bytes (2.4 MB). */
+#define FLOW_CACHE_BLOCKS 8192u
 
 struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *img)
 {

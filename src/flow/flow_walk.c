@@ -256,7 +256,7 @@ void pft_flow_walk_step(struct pft_flow_decoder *d)
 			return;
 		}
 	}
-	if (d->walk.bytes > limit) {
+	if (d->walk.bytes >= limit) {
 		lost(d, PFT_LOST_WALK_LIMIT, 1);
 		finish(d);
 		return;

@@ -14,7 +14,7 @@
 #include "image/image_int.h"
 #include "pft/isa.h"
 
-#define PFT_BLK_MAX_INSNS 32
+#define PFT_BLK_MAX_INSNS 16
 
 enum pft_blk_end {
 	PFT_BLK_WAYPOINT = 0, /* insns[n-1] is a waypoint */

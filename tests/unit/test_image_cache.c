@@ -86,9 +86,12 @@ static void test_tc2(void)
 	free(raw);
 }
 
+/* one full block of NOPs, then 8 more up to the end of memory */
+#define NOPS (PFT_BLK_MAX_INSNS + 8)
+
 static void test_edges(void)
 {
-	static uint8_t nops[40 * 4], code2[8];
+	static uint8_t nops[NOPS * 4], code2[8];
 	struct pft_image *img = pft_image_alloc();
 	struct pft_blkcache *bc = pft_blkcache_alloc(img, 0, 8);
 	const struct pft_block *b;
@@ -96,7 +99,7 @@ static void test_edges(void)
 	/* RFEIA sp! : an exception return outside Hyp mode, UNDEFINED in Hyp */
 	static const uint8_t rfe[4] = { 0x00, 0x0A, 0xBD, 0xF8 };
 
-	for (i = 0; i < 40; i++) {
+	for (i = 0; i < NOPS; i++) {
 		nops[4 * i + 0] = 0x00;
 		nops[4 * i + 1] = 0xF0;
 		nops[4 * i + 2] = 0x20;
@@ -108,9 +111,9 @@ static void test_edges(void)
 	CHECK_EQ(b->end, PFT_BLK_LIMIT);
 	CHECK_EQ(b->next, 0x1000 + 4 * PFT_BLK_MAX_INSNS);
 	b = pft_blkcache_get(bc, b->next, PFT_ISA_ARM, 0);
-	CHECK_EQ(b->n, 40 - PFT_BLK_MAX_INSNS);
+	CHECK_EQ(b->n, NOPS - PFT_BLK_MAX_INSNS);
 	CHECK_EQ(b->end, PFT_BLK_NOMAP);
-	CHECK_EQ(b->next, 0x1000 + 4 * 40);
+	CHECK_EQ(b->next, 0x1000 + 4 * NOPS);
 	b = pft_blkcache_get(bc, 0x9000, PFT_ISA_ARM, 0);
 	CHECK_EQ(b->n, 0);
 	CHECK_EQ(b->end, PFT_BLK_NOMAP);
