@@ -17,10 +17,11 @@
  * Timing model.  Time is the caller's processor cycle counter (insn.cycle,
  * absolute, non-decreasing).  Cycle-accurate counts are differences of it.
  * The PTM's resources (comparators, events, counters, sequencer, trigger,
- * external outputs) are clocked once per waypoint, per exception and per
- * external-input change: that is when the spec evaluates address
- * comparators (3.4.1), and a counter enabled by an event decrements once
- * per such step.  The FIFO drains drain_bytes every drain_cycles cycles.
+ * external outputs) are evaluated at every waypoint, exception and
+ * external-input change, the points where they can change (the address
+ * comparators are tested at waypoints, 3.4.1); the cycles in between are
+ * played then: counters count every cycle their enable event is TRUE.
+ * The FIFO drains drain_bytes every drain_cycles cycles.
  *
  * Nothing is allocated per instruction; all memory is taken at alloc. */
 #ifndef PFT_PTM_H

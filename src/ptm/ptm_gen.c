@@ -236,10 +236,11 @@ static int can_trace(const struct pft_ptm *p)
 }
 
 /* A block end (waypoint or exception): resources, TraceEnable, trigger. */
-static int block_end(struct pft_ptm *p, int has_block, uint64_t end, int *trigger)
+static int block_end(struct pft_ptm *p, int has_block, uint64_t end, uint64_t cycle,
+		     int *trigger)
 {
 	int ts_ev = 0;
-	int te = ptm_res_step(p, has_block, p->blk.start, end, trigger, &ts_ev);
+	int te = ptm_res_step(p, has_block, p->blk.start, end, cycle, trigger, &ts_ev);
 	if (ts_ev)
 		ptm_ts_request(p, 0);
 	if (!te || !can_trace(p)) {
@@ -296,7 +297,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 	if (!p->f.security_ext)
 		nns = 0;
 	if (p->enabled)
-		traced = block_end(p, 1, in->addr, &trigger);
+		traced = block_end(p, 1, in->addr, in->cycle, &trigger);
 	if (traced) {
 		int bb = p->f.branch_broadcast;
 		int rs = p->f.return_stack && !bb;
@@ -429,7 +430,8 @@ int pft_ptm_insn(struct pft_ptm *p, const struct pft_ptm_insn *in)
 		int pl, pe, trig = 0, tsev = 0;
 		if (classify(p, in, &pc, &pl, &pe) == 0 && pc != PFT_WP_NONE && pc < PFT_WP_NR &&
 		    (pc != PFT_WP_BARRIER || p->f.dmb_waypoint) && p->enabled) {
-			(void)ptm_res_step(p, 0, p->blk.start, p->blk.start, &trig, &tsev);
+			(void)ptm_res_step(p, 0, p->blk.start, p->blk.start, in->cycle, &trig,
+					   &tsev);
 			after_block(p, 0, trig);
 		}
 		return 0;
@@ -486,7 +488,7 @@ static int do_exception(struct pft_ptm *p, unsigned type, uint64_t vector, uint8
 	}
 	if (p->enabled)
 		traced = block_end(p, has_block, has_block ? p->blk.last_addr : p->blk.start,
-				   &trigger);
+				   cycle, &trigger);
 	if (traced) {
 		/* 5.2.1: the last nonwaypoint instruction becomes a waypoint;
 		 * never for a reset (5.3.1) */
@@ -602,13 +604,23 @@ int pft_ptm_set_inputs(struct pft_ptm *p, uint32_t inputs, const uint64_t ext[4]
 	if (!p)
 		return -PFT_E_INVAL;
 	advance(p, cycle);
+	if (p->enabled) {
+		/* the cycles before the change see the old inputs */
+		int t0 = 0, s0 = 0;
+		ptm_res_advance(p, p->cycle, &t0, &s0);
+		if (s0)
+			ptm_ts_request(p, 0);
+		if (t0)
+			after_block(p, 0, 1);
+		p->res_cycle = p->cycle - (p->cycle > 0);
+	}
 	p->ext_in = inputs & 0xF;
 	if (ext)
 		memcpy(p->ext_bus, ext, sizeof(p->ext_bus));
 	if (!p->enabled)
 		return 0;
 	/* A resource step without a block: comparators are not affected. */
-	(void)ptm_res_step(p, 0, p->blk.start, p->blk.start, &trigger, &ts_ev);
+	(void)ptm_res_step(p, 0, p->blk.start, p->blk.start, p->cycle, &trigger, &ts_ev);
 	if (ts_ev)
 		ptm_ts_request(p, 0);
 	after_block(p, 0, trigger);
@@ -669,6 +681,7 @@ void ptm_enable(struct pft_ptm *p)
 	p->ext_sync_pending = 0;
 	p->sync_bytes = 0;
 	p->last_cc_cycle = p->cycle;
+	p->res_cycle = p->cycle; /* resources were held while disabled */
 	p->traced_since_ts = 0;
 	p->ts_req = 0;
 	p->ts_full = 1;

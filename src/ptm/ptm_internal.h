@@ -67,6 +67,7 @@ struct pft_ptm {
 	uint64_t ext_bus[4];
 	uint32_t ext_out;
 	uint8_t res_idle;       /* no event can fire: steps are trivial */
+	uint64_t res_cycle;     /* cycle of the last resource step */
 
 	/* processor state */
 	uint8_t enabled;        /* ProgBit and PowerDown clear */
@@ -147,7 +148,11 @@ uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr);
  * for the block and updates counters, sequencer, start/stop, outputs and the
  * trigger (sets *trigger when a trigger packet is due). */
 int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
-                 int *trigger, int *ts_event);
+                 uint64_t cycle, int *trigger, int *ts_event);
+/* Run the resources over the cycles before `cycle` (counters count every
+ * cycle, 3.9); sets *trigger / *ts_event if they fired. */
+void ptm_res_advance(struct pft_ptm *p, uint64_t cycle, int *trigger, int *ts_event);
+void ptm_res_cycle(struct pft_ptm *p, int *trigger, int *ts_event);
 /* Evaluate a 17-bit event register value against the current resources. */
 int ptm_res_event(const struct pft_ptm *p, uint32_t ev);
 void ptm_res_update_idle(struct pft_ptm *p);

@@ -116,6 +116,117 @@ int ptm_res_event(const struct pft_ptm *p, uint32_t ev)
 	}
 }
 
+/* What one cycle does to the counters and the sequencer, seen with the
+ * resources as they are (3.9, 3.10).  Returns whether anything changes. */
+struct cyc_plan {
+	int reload[4], en[4];
+	uint8_t seq;
+};
+
+static int plan_cycle(const struct pft_ptm *p, struct cyc_plan *c)
+{
+	int change = 0;
+	for (unsigned n = 0; n < p->n_cnt; n++) {
+		c->reload[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTRLDEVR(n + 1)]);
+		c->en[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTENR(n + 1)]);
+		if (c->reload[n] ? p->cnt[n] != (uint16_t)p->regs[PFT_PTM_ETMCNTRLDVR(n + 1)]
+				 : c->en[n] && p->cnt[n])
+			change = 1;
+	}
+	c->seq = p->seq;
+	if (p->has_seq && p->seq <= 2) {
+		/* from state s: the two transition events (Table 3-9) */
+		static const uint8_t tr[3][2][2] = {
+			{ { 0x60, 1 }, { 0x65, 2 } }, /* 1->2, 1->3 */
+			{ { 0x61, 0 }, { 0x62, 2 } }, /* 2->1, 2->3 */
+			{ { 0x63, 0 }, { 0x64, 1 } }, /* 3->1, 3->2 */
+		};
+		int e0 = ptm_res_event(p, p->regs[tr[p->seq][0][0]]);
+		int e1 = ptm_res_event(p, p->regs[tr[p->seq][1][0]]);
+		if (e0 && !e1)
+			c->seq = tr[p->seq][0][1];
+		else if (e1 && !e0)
+			c->seq = tr[p->seq][1][1];
+		change |= c->seq != p->seq;
+	}
+	return change;
+}
+
+/* Outputs, trigger and timestamp event of the current cycle. */
+static void cycle_outputs(struct pft_ptm *p, int *trigger, int *ts_event)
+{
+	uint32_t outs = 0;
+	unsigned n_out = (p->cfg.etmccr >> 20) & 7;
+	for (unsigned n = 0; n < n_out && n < 4; n++)
+		if (ptm_res_event(p, p->regs[PFT_PTM_ETMEXTOUTEVR(n + 1)]))
+			outs |= 1u << n;
+	p->ext_out = outs;
+	if ((p->cfg.etmccer >> 22 & 1) && ptm_res_event(p, p->regs[PFT_PTM_ETMTSEVR]))
+		*ts_event = 1;
+	if (!p->trig_done && ptm_res_event(p, p->regs[PFT_PTM_ETMTRIGGER])) {
+		p->trig_done = 1;
+		*trigger = 1;
+	}
+}
+
+/* One cycle of the resources: outputs and events see the state before the
+ * cycle's updates; counters reload (priority) or count down; the sequencer
+ * moves. */
+void ptm_res_cycle(struct pft_ptm *p, int *trigger, int *ts_event)
+{
+	struct cyc_plan c;
+	cycle_outputs(p, trigger, ts_event);
+	plan_cycle(p, &c);
+	for (unsigned n = 0; n < p->n_cnt; n++) {
+		if (c.reload[n])
+			p->cnt[n] = (uint16_t)p->regs[PFT_PTM_ETMCNTRLDVR(n + 1)];
+		else if (c.en[n] && p->cnt[n])
+			p->cnt[n]--;
+	}
+	p->seq = c.seq;
+}
+
+/* The n cycles between two steps, in which no single address comparator
+ * matches and the other resources hold (ARCs until the next waypoint):
+ * counters count every cycle their enable event is TRUE (3.9).  Runs of
+ * pure counting are skipped in one go, up to the next counter reaching 0. */
+static void idle_cycles(struct pft_ptm *p, uint64_t n, int *trigger, int *ts_event)
+{
+	struct cyc_plan c;
+	p->sac_hit = 0;
+	for (unsigned guard = 0; n && guard < 256; guard++) {
+		cycle_outputs(p, trigger, ts_event);
+		if (!plan_cycle(p, &c))
+			return; /* nothing changes any more */
+		int only_count = c.seq == p->seq;
+		uint64_t k = n;
+		for (unsigned i = 0; i < p->n_cnt && only_count; i++) {
+			if (c.reload[i])
+				only_count = 0;
+			else if (c.en[i] && p->cnt[i] && p->cnt[i] < k)
+				k = p->cnt[i];
+		}
+		if (!only_count)
+			k = 1;
+		for (unsigned i = 0; i < p->n_cnt; i++) {
+			if (c.reload[i])
+				p->cnt[i] = (uint16_t)p->regs[PFT_PTM_ETMCNTRLDVR(i + 1)];
+			else if (c.en[i] && p->cnt[i])
+				p->cnt[i] = (uint16_t)(p->cnt[i] - (k < p->cnt[i] ? k : p->cnt[i]));
+		}
+		p->seq = c.seq;
+		n -= k;
+	}
+}
+
+void ptm_res_advance(struct pft_ptm *p, uint64_t cycle, int *trigger, int *ts_event)
+{
+	if (cycle > p->res_cycle + 1 && !p->res_idle)
+		idle_cycles(p, cycle - p->res_cycle - 1, trigger, ts_event);
+	if (cycle > p->res_cycle)
+		p->res_cycle = cycle;
+}
+
 /* Recomputed on every register write: TraceEnable is "always" and no event
  * can ever fire, so a step changes nothing (the fast path of the common
  * trace-everything configuration). */
@@ -137,15 +248,18 @@ void ptm_res_update_idle(struct pft_ptm *p)
 }
 
 int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
-		 int *trigger, int *ts_event)
+		 uint64_t cycle, int *trigger, int *ts_event)
 {
+	*trigger = 0;
+	*ts_event = 0;
 	if (p->res_idle) {
 		p->sac_hit = 0;
 		p->ext_out = 0;
-		*trigger = 0;
-		*ts_event = 0;
+		p->res_cycle = cycle;
 		return 1;
 	}
+	/* the cycles since the last step, then this one */
+	ptm_res_advance(p, cycle, trigger, ts_event);
 	uint16_t sac = 0;
 	uint8_t arc_in = 0, arc_ex = 0;
 	int matchable = has_block && !p->prohibited && !p->jazelle;
@@ -189,51 +303,7 @@ int ptm_res_step(struct pft_ptm *p, int has_block, uint64_t start, uint64_t end,
 		region = (p->arc_held & sel) != 0;
 	int te = te_ev && (!((tecr >> 25) & 1) || ss_block) && region;
 
-	/* Everything below sees the resources before this step's updates. */
-	int trig = ptm_res_event(p, p->regs[PFT_PTM_ETMTRIGGER]);
-	*ts_event = (p->cfg.etmccer >> 22 & 1) && ptm_res_event(p, p->regs[PFT_PTM_ETMTSEVR]);
-	int reload[4] = { 0 }, en[4] = { 0 };
-	for (unsigned n = 0; n < p->n_cnt; n++) {
-		reload[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTRLDEVR(n + 1)]);
-		en[n] = ptm_res_event(p, p->regs[PFT_PTM_ETMCNTENR(n + 1)]);
-	}
-	uint8_t seq = p->seq;
-	if (p->has_seq) {
-		/* from state s: the two transition events (Table 3-9) */
-		static const uint8_t tr[3][2][2] = {
-			{ { 0x60, 1 }, { 0x65, 2 } }, /* 1->2, 1->3 */
-			{ { 0x61, 0 }, { 0x62, 2 } }, /* 2->1, 2->3 */
-			{ { 0x63, 0 }, { 0x64, 1 } }, /* 3->1, 3->2 */
-		};
-		if (seq <= 2) {
-			int e0 = ptm_res_event(p, p->regs[tr[seq][0][0]]);
-			int e1 = ptm_res_event(p, p->regs[tr[seq][1][0]]);
-			if (e0 && !e1)
-				seq = tr[seq][0][1];
-			else if (e1 && !e0)
-				seq = tr[seq][1][1];
-		}
-	}
-	uint32_t outs = 0;
-	unsigned n_out = (p->cfg.etmccr >> 20) & 7;
-	for (unsigned n = 0; n < n_out && n < 4; n++)
-		if (ptm_res_event(p, p->regs[PFT_PTM_ETMEXTOUTEVR(n + 1)]))
-			outs |= 1u << n;
-
-	/* apply */
-	for (unsigned n = 0; n < p->n_cnt; n++) {
-		if (reload[n])
-			p->cnt[n] = (uint16_t)p->regs[PFT_PTM_ETMCNTRLDVR(n + 1)];
-		else if (en[n] && p->cnt[n])
-			p->cnt[n]--;
-	}
-	p->seq = seq;
-	p->ext_out = outs;
+	ptm_res_cycle(p, trigger, ts_event);
 	p->ss_state = stop_hit ? 0 : (uint8_t)ss_block;
-	*trigger = 0;
-	if (trig && !p->trig_done) {
-		p->trig_done = 1;
-		*trigger = 1;
-	}
 	return te;
 }

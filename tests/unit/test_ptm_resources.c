@@ -142,32 +142,47 @@ static void state_vmid_filter(void)
 	done(h);
 }
 
-/* 3.9: a counter reloads from ETMCNTRLDVR on its reload event, counts down
- * while its enable event is TRUE, and its resource is TRUE at zero. */
+/* 3.9: a counter counts down every cycle its enable event is TRUE (also
+ * between waypoints), stays at zero, its resource is TRUE at zero, and its
+ * reload event (priority over enable) loads ETMCNTRLDVR.  The harness
+ * retires one instruction every 2 cycles; each block here is one
+ * instruction, so the counter drops by 2 per block. */
 static void counter(void)
 {
 	struct h *h = mk(0, 1);
 	uint32_t v;
-	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTVR(1), 3);
-	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTRLDVR(1), 2);
+	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTVR(1), 10);
+	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTRLDVR(1), 100);
 	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTENR(1), PFT_PTM_EVENT_ALWAYS);
-	/* reload when SAC 1 (0x7000) matches */
 	pft_ptm_set_reg(h->p, PFT_PTM_ETMACVR(1), 0x7000);
 	pft_ptm_set_reg(h->p, PFT_PTM_ETMCNTRLDEVR(1), PFT_PTM_EVENT(0, 0, PFT_PTM_RES_SAC(1)));
 	pft_ptm_set_reg(h->p, PFT_PTM_ETMTEEVR, PFT_PTM_EVENT(0, 0, PFT_PTM_RES_COUNTER(1)));
-	blk(h, 0x1000, 0x1000, 0x2000); /* counter 3 -> 2 */
-	blk(h, 0x2000, 0x2000, 0x3000); /* 2 -> 1 */
-	blk(h, 0x3000, 0x3000, 0x4000); /* 1 -> 0 */
+	uint64_t a = 0x1000;
+	for (int k = 1; k <= 3; k++, a += 0x1000)
+		blk(h, a, a, a + 0x1000); /* cycles 2, 4, 6 */
+	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
+	CHECK_EQ(v, 4); /* 10 - 6 cycles */
+	blk(h, a, a, a + 0x1000); /* cycle 8: 2 at the waypoint, then 1 */
+	a += 0x1000;
+	blk(h, a, a, a + 0x1000); /* cycle 10: 1 at the waypoint, then 0 */
+	a += 0x1000;
 	CHECK_EQ(atoms(h), 0);
+	blk(h, a, a, 0x7000); /* cycle 12: at zero: traced */
+	CHECK_EQ(atoms(h), 1);
+	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
+	CHECK_EQ(v, 0); /* stays at zero */
+	blk(h, 0x7000, 0x7000, 0x8000); /* zero and SAC1: traced, then reload */
+	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
+	CHECK_EQ(v, 100);
+	blk(h, 0x8000, 0x8000, 0x9000); /* 100 - 1: not traced */
+	CHECK_EQ(atoms(h), 2);
+	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
+	CHECK_EQ(v, 98);
+	/* a long stretch between waypoints counts every cycle */
+	h->cyc += 1000;
+	blk(h, 0x9000, 0x9000, 0xA000);
 	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
 	CHECK_EQ(v, 0);
-	blk(h, 0x4000, 0x4000, 0x7000); /* at zero: traced */
-	CHECK_EQ(atoms(h), 1);
-	blk(h, 0x7000, 0x7000, 0x8000); /* still zero this step; reloads to 2 */
-	pft_ptm_get_reg(h->p, PFT_PTM_ETMCNTVR(1), &v);
-	CHECK_EQ(v, 2);
-	blk(h, 0x8000, 0x8000, 0x9000); /* 2: not traced */
-	CHECK_EQ(atoms(h), 2);
 	done(h);
 }
 
