@@ -398,6 +398,38 @@ static void jazelle(void)
 	free(h);
 }
 
+/* ThumbEE (4.5.4): ENTERX is traced with a branch packet whose exception
+ * byte carries AltIS; the packet decoder reads ThumbEE back. */
+static int isa_of_branches(const struct pft_packet *k, void *arg)
+{
+	unsigned *isas = arg;
+	if (k->type == PFT_PKT_BRANCH)
+		isas[isas[0]++ + 1] = k->isa;
+	return 0;
+}
+
+static void thumbee(void)
+{
+	struct h *h = malloc(sizeof(*h));
+	CHECK_EQ(h_init(h, 0, 1, NULL), 0);
+	h_insn(h, 0x1000, PFT_ISA_THUMB, 2, PFT_WP_ISA_CHANGE, 0x1002, PFT_ISA_THUMBEE, 0);
+	h_insn(h, 0x1002, PFT_ISA_THUMBEE, 2, PFT_WP_INDIRECT, 0x2000, PFT_ISA_THUMBEE, 0);
+	h_insn(h, 0x2000, PFT_ISA_THUMBEE, 2, PFT_WP_ISA_CHANGE, 0x2002, PFT_ISA_THUMB, 0);
+	CHECK_SEQ(h, INS, "async isync branch branch branch");
+	CHECK_EQ(h->pk[2].flags & PFT_PKT_F_ALTIS, PFT_PKT_F_ALTIS);
+	uint8_t b[128];
+	pft_ptm_flush(h->p);
+	size_t n = pft_ptm_read(h->p, b, sizeof(b));
+	unsigned isas[8] = { 0 };
+	pft_pkt_decode_buffer(&h->cfg, b, n, isa_of_branches, isas);
+	CHECK_EQ(isas[0], 3);
+	CHECK_EQ(isas[1], PFT_ISA_THUMBEE);
+	CHECK_EQ(isas[2], PFT_ISA_THUMBEE);
+	CHECK_EQ(isas[3], PFT_ISA_THUMB);
+	h_free(h);
+	free(h);
+}
+
 /* PFTv1.0: Hyp is never traced. */
 static void v10_hyp(void)
 {
@@ -476,6 +508,7 @@ int main(void)
 	periodic_sync();
 	jazelle();
 	v10_hyp();
+	thumbee();
 	frames();
 	return check_report();
 }
