@@ -24,7 +24,7 @@ expect 2 "nothing to write" "$PFT_BIN" record "$EX/recursion.elf"
 expect 2 "cannot open" "$PFT_BIN" record "$T/none.elf" --log "$T/l"
 printf 'hello' > "$T/bad.elf"
 expect 2 "not an ELF" "$PFT_BIN" record "$T/bad.elf" --log "$T/l"
-expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --max-insns 0
+expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --max-insns 12x
 expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --irq-at 5,3
 expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --cycles load=x
 expect 2 "no symbol" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --until nosuchsym
