@@ -67,10 +67,18 @@ static struct pft_flow_item *range(struct pft_flow_decoder *d, const struct pft_
 				   unsigned n, enum pft_range_end end)
 {
 	struct pft_flow_item *it = pft_flow_emit(d, PFT_FLOW_RANGE, PFT_EV_NONE);
-	const struct pft_insn *last = &b->insns[n - 1];
+	uint64_t last_addr, stop;
 
-	it->addr = b->insns[0].addr;
-	it->end = last->addr + last->size;
+	/* the whole block: from the header alone (one cache line) */
+	if (n == b->n) {
+		stop = b->next;
+		last_addr = b->next - b->last_size;
+	} else {
+		last_addr = b->insns[n - 1].addr;
+		stop = last_addr + b->insns[n - 1].size;
+	}
+	it->addr = b->start;
+	it->end = stop;
 	it->insns = b->insns;
 	it->ninsns = n;
 	it->isa = b->isa;
@@ -80,7 +88,7 @@ static struct pft_flow_item *range(struct pft_flow_decoder *d, const struct pft_
 	d->st.ranges++;
 	if (end != PFT_RANGE_MORE) {
 		d->last_wp_valid = 1;
-		d->last_wp_addr = last->addr;
+		d->last_wp_addr = last_addr;
 		d->last_wp_isa = b->isa;
 	}
 	return it;
@@ -89,8 +97,10 @@ static struct pft_flow_item *range(struct pft_flow_decoder *d, const struct pft_
 /* The waypoint at the end of block b executed under the walk's atom. */
 static void waypoint(struct pft_flow_decoder *d, const struct pft_block *b)
 {
-	const struct pft_insn *w = &b->insns[b->n - 1];
-	uint64_t ret = w->addr + w->size;
+	const uint16_t wflags = b->last_flags;
+	const uint8_t wclass = b->last_class;
+	const uint64_t waddr = b->next - b->last_size;
+	uint64_t ret = b->next;
 	int rstack = d->feat.return_stack;
 	struct pft_flow_item *it;
 	enum pft_flow_lost why = PFT_LOST_NONE;
@@ -107,9 +117,9 @@ static void waypoint(struct pft_flow_decoder *d, const struct pft_block *b)
 		it->flags |= PFT_FLOW_F_NEXT;
 		it->next = d->cur.address;
 		it->next_isa = d->cur.isa;
-		if (rstack && (w->flags & PFT_INSN_F_LINK))
+		if (rstack && (wflags & PFT_INSN_F_LINK))
 			pft_rstack_push(&d->rs, ret, b->isa, d->cs.ns);
-		if ((w->flags & PFT_INSN_F_TARGET) && w->wp_class == PFT_WP_DIRECT &&
+		if ((wflags & PFT_INSN_F_TARGET) && wclass == PFT_WP_DIRECT &&
 		    (b->target != d->cur.address || b->target_isa != d->cur.isa)) {
 			struct pft_flow_item *ev =
 				pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
@@ -127,13 +137,13 @@ static void waypoint(struct pft_flow_decoder *d, const struct pft_block *b)
 	if (!d->walk.taken) {
 		d->cs.addr = ret;
 	} else {
-		switch (w->wp_class) {
+		switch (wclass) {
 		case PFT_WP_DIRECT:
 		case PFT_WP_ISA_CHANGE:
-			if (w->flags & PFT_INSN_F_TARGET) {
+			if (wflags & PFT_INSN_F_TARGET) {
 				d->cs.addr = b->target;
 				d->cs.isa = b->target_isa;
-			} else if (w->wp_class == PFT_WP_ISA_CHANGE) {
+			} else if (wclass == PFT_WP_ISA_CHANGE) {
 				/* ENTERX / LEAVEX: on to the next instruction in the other
 				 * Thumb flavour. */
 				d->cs.addr = ret;
@@ -159,11 +169,11 @@ static void waypoint(struct pft_flow_decoder *d, const struct pft_block *b)
 			d->cs.addr = ret;
 			break;
 		}
-		if (rstack && (w->flags & PFT_INSN_F_LINK))
+		if (rstack && (wflags & PFT_INSN_F_LINK))
 			pft_rstack_push(&d->rs, ret, b->isa, d->cs.ns);
 	}
 	if (why != PFT_LOST_NONE) {
-		d->cs.addr = w->addr;
+		d->cs.addr = waddr;
 		lost(d, why, 0);
 		return;
 	}

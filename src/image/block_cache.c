@@ -20,7 +20,10 @@ struct pft_blkcache *pft_blkcache_alloc(const struct pft_image *img, unsigned is
 	bc = calloc(1, sizeof(*bc));
 	if (!bc)
 		return NULL;
-	bc->slots = calloc(n, sizeof(*bc->slots));
+	/* 64-byte aligned, so that a block header is one cache line */
+	bc->slots = aligned_alloc(64, n * sizeof(*bc->slots));
+	if (bc->slots)
+		memset(bc->slots, 0, n * sizeof(*bc->slots));
 	bc->victim = calloc(n / 2, 1);
 	if (!bc->slots || !bc->victim) {
 		free(bc->slots);
@@ -125,6 +128,11 @@ static __attribute__((noinline)) void build(struct pft_blkcache *bc, struct pft_
 	}
 	b->n = (uint8_t)n;
 	b->next = a;
+	if (n) {
+		b->last_size = b->insns[n - 1].size;
+		b->last_class = b->insns[n - 1].wp_class;
+		b->last_flags = b->insns[n - 1].flags;
+	}
 }
 
 const struct pft_block *pft_blkcache_fill(struct pft_blkcache *bc, uint64_t set, uint64_t addr,

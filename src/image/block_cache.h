@@ -23,6 +23,9 @@ enum pft_blk_end {
 	PFT_BLK_UNSUPPORTED   /* ISA not decodable (Jazelle) at `next` */
 };
 
+/* The header holds everything a walk needs (start, end, the last
+ * instruction's class, flags and size, the target), so that a walk through
+ * a cached block reads one cache line; the instructions follow. */
 struct pft_block {
 	uint64_t start;
 	uint64_t tag;         /* image generation + 1; 0 = empty slot */
@@ -33,8 +36,12 @@ struct pft_block {
 	uint8_t n;            /* instructions */
 	uint8_t target_isa;
 	uint8_t hyp;          /* decoded for Hyp mode (PFT_ISA_OPT_HYP) */
+	uint8_t last_size;    /* insns[n-1]: size, */
+	uint8_t last_class;   /* waypoint class */
+	uint8_t reserved;
+	uint16_t last_flags;  /* and PFT_INSN_F_* (n > 0) */
 	struct pft_insn insns[PFT_BLK_MAX_INSNS];
-};
+} __attribute__((aligned(64)));
 
 struct pft_blkcache {
 	const struct pft_image *img;
