@@ -9,6 +9,8 @@
 #      with a filter, the decode is checked against the full log by
 #      record_filter.py (only whole blocks near the ranges, nothing in range
 #      lost); with a small FIFO that overflows, an ordered selection of it;
+#      with cycle-accurate trace, the decoded cycle counts add up to the
+#      cycles the cycle model charged for the run;
 #   2. OpenCSD's trc_pkt_lister -decode of the same snapshot, expanded to
 #      instructions from the snapshot's memory dumps (record_opencsd.py),
 #      equals it too.
@@ -35,8 +37,8 @@ check() { # NAME CONFIG [FILTER-MODE RANGES]
 	n=$((n + 1))
 	rm -rf "$T/s"
 	# shellcheck disable=SC2086
-	if ! "$PFT_BIN" record -q "$EX/$e.elf" -o "$T/s" --log "$T/log" $cfg 2>"$T/err"; then
-		echo "FAIL $e $cfg: pft record failed"; cat "$T/err"; fail=1; return
+	if ! "$PFT_BIN" record "$EX/$e.elf" -o "$T/s" --log "$T/log" $cfg 2>"$T/rec"; then
+		echo "FAIL $e $cfg: pft record failed"; cat "$T/rec"; fail=1; return
 	fi
 	if ! "$PFT_BIN" decode "$T/s" --format addrs > "$T/dec" 2>"$T/err"; then
 		echo "FAIL $e $cfg: pft decode failed"; head -3 "$T/err"; fail=1; return
@@ -49,10 +51,22 @@ check() { # NAME CONFIG [FILTER-MODE RANGES]
 	elif ! python3 "$S/record_filter.py" "$mode" "$rng" "$T/log" "$T/dec" > "$T/f"; then
 		echo "FAIL $e $cfg:"; cat "$T/f"; fail=1; return
 	fi
+	cyc=""
+	case "$cfg" in *--cycle-accurate*) if [ -z "$mode" ]; then
+		# every cycle of the cycle model is in the trace's cycle counts
+		model=$(sed -n 's/.* \([0-9][0-9]*\) cycles;.*/\1/p' "$T/rec")
+		traced=$("$PFT_BIN" decode "$T/s" --json | python3 -c '
+import json, sys
+print(sum(json.loads(l).get("cycles", 0) for l in sys.stdin))')
+		if [ "$model" != "$traced" ]; then
+			echo "FAIL $e $cfg: $model cycles executed, $traced in the decoded trace"; fail=1; return
+		fi
+		cyc=", $traced cycles"
+	fi ;; esac
 	if [ $ocsd = 1 ] && ! python3 "$S/record_opencsd.py" "$T/s" "$T/dec" > "$T/o"; then
 		echo "FAIL $e $cfg: OpenCSD differs"; cat "$T/o"; fail=1; return
 	fi
-	echo "ok   $e $cfg $mode $rng ($(wc -l < "$T/dec") instructions)"
+	echo "ok   $e $cfg $mode $rng ($(wc -l < "$T/dec") instructions$cyc)"
 }
 
 for e in recursion switch funcptr interwork itblock irq; do
