@@ -285,6 +285,16 @@ static void new_block(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns,
 	p->prev_wp_cycle = cycle;
 }
 
+/* The address that stands for an instruction as a waypoint or block end:
+ * with ETMIDR[18] = 0 a 32-bit Thumb instruction is traced as two halves
+ * and that is its upper halfword (4.16.1, Table 4-9 allows either). */
+static uint64_t ptm_insn_point(const struct pft_ptm *p, const struct pft_ptm_insn *in)
+{
+	if (!p->f.thumb32_single && in->size == 4 && in->isa != PFT_ISA_ARM)
+		return in->addr + 2;
+	return in->addr;
+}
+
 static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned cls,
 		     int link, int exc_ret)
 {
@@ -297,7 +307,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 	if (!p->f.security_ext)
 		nns = 0;
 	if (p->enabled)
-		traced = block_end(p, 1, in->addr, in->cycle, &trigger);
+		traced = block_end(p, 1, ptm_insn_point(p, in), in->cycle, &trigger);
 	if (traced) {
 		int bb = p->f.branch_broadcast;
 		int rs = p->f.return_stack && !bb;
@@ -451,7 +461,7 @@ int pft_ptm_insn(struct pft_ptm *p, const struct pft_ptm_insn *in)
 		return rc;
 	if (cls == PFT_WP_NONE || (cls == PFT_WP_BARRIER && !p->f.dmb_waypoint) ||
 	    cls >= PFT_WP_NR) {
-		p->blk.last_addr = in->addr;
+		p->blk.last_addr = ptm_insn_point(p, in);
 		p->blk.last_isa = in->isa;
 		p->blk.n_insn++;
 		return 0;

@@ -70,6 +70,7 @@ struct prog_blk {
 	uint32_t first, n;    /* events [first, first+n) */
 	uint32_t n_insn;
 	uint8_t ns, hyp, exc;
+	uint8_t end_t32;      /* the last instruction is a 32-bit Thumb one */
 };
 
 struct prog_opts {
@@ -435,6 +436,11 @@ static inline void prog_end_block(struct prog *g, uint64_t next_start, uint8_t e
 			b->n_insn++;
 			b->end = g->ev[i].addr;
 		}
+	if (b->n_insn) {
+		const struct prog_region *r = prog_reg(g, b->end);
+		b->end_t32 = r && r->isa == PFT_ISA_THUMB &&
+			     r->insn[(b->end - r->base) / 2].size == 4;
+	}
 	if (b->n_insn) {
 		b->ns = g->ev[b->first].ns;
 		b->hyp = g->ev[b->first].hyp;

@@ -69,6 +69,29 @@ static void table_5_3(void)
 	free(h);
 }
 
+/* 4.16.1, Table 4-9: with ETMIDR[18] = 0 an upgraded 32-bit Thumb
+ * instruction is named by its upper halfword. */
+static void thumb32_halves(void)
+{
+	for (int single = 0; single <= 1; single++) {
+		struct h *h = malloc(sizeof(*h));
+		memset(h, 0, sizeof(*h));
+		pft_config_init(&h->cfg);
+		if (!single)
+			h->cfg.etmidr &= ~(1u << 18);
+		h->p = pft_ptm_alloc(&h->cfg, NULL);
+		pft_ptm_set_packet_cb(h->p, h_cb, h);
+		h->pk[h->n++].type = PFT_PKT_ASYNC;
+		h_insn(h, 0x1000, PFT_ISA_THUMB, 2, PFT_WP_DIRECT, 0x2000, PFT_ISA_THUMB, 0);
+		h_insn(h, 0x2000, PFT_ISA_THUMB, 4, PFT_WP_NONE, 0x2004, PFT_ISA_THUMB, 0);
+		h_exc(h, PFT_EXC_IRQ, 0x18, 0);
+		CHECK_SEQ(h, INS, "async isync atom waypoint_update branch");
+		CHECK_EQ(h->pk[3].address, single ? 0x2000 : 0x2002);
+		h_free(h);
+		free(h);
+	}
+}
+
 /* 5.3.1: a reset never gives a WPU. 5.3.3: an SVC is upgraded itself. */
 static void reset_and_svc(void)
 {
@@ -495,6 +518,7 @@ int main(void)
 	table_5_2();
 	table_5_3();
 	reset_and_svc();
+	thumb32_halves();
 	debug_state();
 	large_block();
 	return_stack();
