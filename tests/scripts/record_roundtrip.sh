@@ -63,6 +63,17 @@ print(sum(json.loads(l).get("cycles", 0) for l in sys.stdin))')
 		fi
 		cyc=", $traced cycles"
 	fi ;; esac
+	case "$cfg" in *--ts-freq*)
+		# the timestamp clock runs at ts-freq/cpu-freq of the cycle counter:
+		# the flush at the end carries the last value
+		model=$(sed -n 's/.* \([0-9][0-9]*\) cycles;.*/\1/p' "$T/rec")
+		last=$("$PFT_BIN" decode "$T/s" | sed -n 's/^-- timestamp timestamp=\([0-9]*\) .*/\1/p' | tail -1)
+		if [ "$last" != $((model / 4)) ]; then
+			echo "FAIL $e $cfg: last timestamp $last, expected $((model / 4)) (cycles $model / 4)"
+			fail=1; return
+		fi
+		cyc="$cyc, last timestamp $last" ;;
+	esac
 	if [ $ocsd = 1 ] && ! python3 "$S/record_opencsd.py" "$T/s" "$T/dec" > "$T/o"; then
 		echo "FAIL $e $cfg: OpenCSD differs"; cat "$T/o"; fail=1; return
 	fi
