@@ -30,6 +30,8 @@ expect 2 "bad value" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --cycles
 expect 2 "no symbol" "$PFT_BIN" record "$EX/recursion.elf" --log "$T/l" --until nosuchsym
 expect 2 "cannot be mixed" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --range 1-2 --exclude-range 3-4
 expect 2 "no PTM register" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --reg ETMNOPE=1
+expect 2 "source names a trace source" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --source PTM_0
+expect 2 "not a trace ID" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --id 0x7f
 expect 2 "needs --elf" "$PFT_BIN" record --qemu-log "$T/none" -o "$T/s"
 expect 2 "cannot open" "$PFT_BIN" record --qemu-log "$T/none" --elf "$EX/recursion.elf" -o "$T/s"
 printf 'not a qemu log\n' > "$T/q.log"

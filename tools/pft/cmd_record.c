@@ -52,8 +52,19 @@ static void usage(FILE *f)
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
 	fputs(RECORD_PTM_OPTIONS_HELP, f);
-	fputs(INPUT_OPTIONS_HELP, f);
-	fputs("  (--format raw|frames chooses the snapshot's trace buffer layout; default frames)\n", f);
+	fputs("PTM configuration (default: a PFTv1.1 PTM as on Cortex-A15, ETMCR=0, trace ID\n"
+	      "0x10; raw values first, then the named flags):\n"
+	      "  --etmcr V  --etmccr V  --etmccer V  --etmidr V  --etmtraceidr V  --etmsyncfr V\n"
+	      "  --cycle-accurate      ETMCR[12]: cycle counts in the packets\n"
+	      "  --timestamps          ETMCR[28]: timestamp packets\n"
+	      "  --contextid-bytes N   ETMCR[15:14]: context ID size 0, 1, 2 or 4\n"
+	      "  --vmid                ETMCR[30]: VMID packets (PFTv1.1)\n"
+	      "  --return-stack        ETMCR[29]: return stack\n"
+	      "  --branch-broadcast    ETMCR[8]: every branch as a branch packet\n"
+	      "  --pft-version V       1.0 or 1.1 (sets ETMIDR[7:4])\n"
+	      "  --id ID               the trace ID (ETMTRACEIDR) of the output\n"
+	      "  --format raw|frames   trace buffer layout: the PTM's bytes, or CoreSight\n"
+	      "                        16-byte frames with the trace ID (default)\n", f);
 }
 
 enum {

@@ -314,8 +314,21 @@ int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
 		cli_error(cmd, "--format: a snapshot buffer is raw or frames");
 		return PFT_EXIT_USAGE;
 	}
+	if (o->io.source) {
+		cli_error(cmd, "--source names a trace source to read: not for recording");
+		return PFT_EXIT_USAGE;
+	}
 	if (input_config(&o->io, &cfg, cmd) != PFT_EXIT_OK)
 		return PFT_EXIT_USAGE;
+	if (o->io.id >= 0) {
+		char why[160];
+
+		cfg.etmtraceidr = (uint32_t)o->io.id;
+		if (pft_config_check(&cfg, why, sizeof(why)) < 0) {
+			cli_error(cmd, "--id 0x%x: %s", (unsigned)o->io.id, why);
+			return PFT_EXIT_USAGE;
+		}
+	}
 	rp = calloc(1, sizeof(*rp));
 	if (!rp) {
 		cli_error(cmd, "out of memory");
