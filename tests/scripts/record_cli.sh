@@ -33,6 +33,7 @@ expect 2 "no PTM register" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --reg
 expect 2 "source names a trace source" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --source PTM_0
 expect 2 "not a trace ID" "$PFT_BIN" record "$EX/recursion.elf" -o "$T/s" --id 0x7f
 expect 2 "needs --elf" "$PFT_BIN" record --qemu-log "$T/none" -o "$T/s"
+expect 2 "bad value" "$PFT_BIN" record --qemu-log "$T/none" --elf "$EX/recursion.elf@zz" -o "$T/s"
 expect 2 "cannot open" "$PFT_BIN" record --qemu-log "$T/none" --elf "$EX/recursion.elf" -o "$T/s"
 printf 'not a qemu log\n' > "$T/q.log"
 expect 1 "no 'Trace" "$PFT_BIN" record --qemu-log "$T/q.log" --elf "$EX/recursion.elf" --log "$T/l"

@@ -37,8 +37,9 @@ static void usage(FILE *f)
 "  --seed S              seed of --irq-random (default 1)\n"
 "  --qemu-log LOG        replay a qemu-arm -singlestep -d exec,nochain log\n"
 "  --import LOG          replay a plain executed-instruction log\n"
-"  --elf FILE            program (and shared objects) holding the code of a log;\n"
-"                        repeatable\n"
+"  --elf FILE[@BASE]     program (and shared objects) holding the code of a log;\n"
+"                        repeatable; @BASE adds BASE to its addresses (a shared\n"
+"                        object or PIE loaded at BASE)\n"
 "Timing:\n"
 "  --cycles SPEC         cycle model: N per instruction, or class=N,... with\n"
 "                        classes other, branch, load, store, mul, failed, exception\n"
@@ -102,6 +103,8 @@ struct record {
 	const char *until;
 	const char *qemu_log, *import_log, *log_path, *out_dir;
 	const char *elf_paths[MAX_ELFS];
+	char elf_buf[MAX_ELFS][1024];
+	uint64_t elf_bias[MAX_ELFS];
 	unsigned nelf;
 	struct rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
@@ -187,7 +190,24 @@ static int parse_args(struct record *r, int argc, char **argv)
 				cli_error(cmd, "at most %d --elf files", MAX_ELFS);
 				return -1;
 			}
-			r->elf_paths[r->nelf++] = optarg;
+			{
+				/* FILE@BASE: loaded at BASE plus its own addresses */
+				const char *at = strrchr(optarg, '@');
+				size_t n = at ? (size_t)(at - optarg) : strlen(optarg);
+
+				r->elf_bias[r->nelf] = 0;
+				if (at && (rec_parse_u64(at + 1, &r->elf_bias[r->nelf]) || n == 0 ||
+				           r->elf_bias[r->nelf] > 0xffffffffu))
+					goto bad;
+				if (n >= sizeof(r->elf_buf[0])) {
+					cli_error(cmd, "--elf: path too long");
+					return -1;
+				}
+				memcpy(r->elf_buf[r->nelf], optarg, n);
+				r->elf_buf[r->nelf][n] = 0;
+				r->elf_paths[r->nelf] = r->elf_buf[r->nelf];
+				r->nelf++;
+			}
 			break;
 		case O_CYCLES:
 			if (rec_cycles_parse(&r->cycles, optarg))
@@ -318,6 +338,7 @@ int cmd_record(int argc, char **argv)
 			cli_error(cmd, "%s", msg);
 			goto out;
 		}
+		rec_elf_rebase(&elfs[i], r->elf_bias[i]);
 		elfp[i] = &elfs[i];
 		nloaded++;
 	}

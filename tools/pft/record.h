@@ -117,6 +117,9 @@ struct rec_elf {
  * -PFT_E_* code; msg receives a reason. */
 int rec_elf_load(struct rec_elf *elf, const char *path, char *msg, size_t cap);
 void rec_elf_free(struct rec_elf *elf);
+/* Move the image by bias (segments, symbols and entry): a shared object or
+ * position-independent executable loaded at bias. */
+void rec_elf_rebase(struct rec_elf *elf, uint64_t bias);
 /* Symbol value by name (bit 0 = Thumb for functions); 0 if found. */
 int rec_elf_symbol(const struct rec_elf *elf, const char *name, uint64_t *addr);
 /* Bytes at addr (up to cap, within one segment); returns how many. */

@@ -169,6 +169,19 @@ void rec_elf_free(struct rec_elf *elf)
 	memset(elf, 0, sizeof(*elf));
 }
 
+void rec_elf_rebase(struct rec_elf *elf, uint64_t bias)
+{
+	unsigned i;
+
+	if (!bias)
+		return;
+	elf->entry += bias;
+	for (i = 0; i < elf->nseg; i++)
+		elf->seg[i].vaddr += bias;
+	for (i = 0; i < elf->nsym; i++)
+		elf->sym[i].addr += bias;
+}
+
 int rec_elf_symbol(const struct rec_elf *elf, const char *name, uint64_t *addr)
 {
 	unsigned i;
