@@ -59,7 +59,7 @@ PFT_API void pft_ptm_params_init(struct pft_ptm_params *p);
  * ETMTRACEIDR, ETMSYNCFR); every other register takes the value that traces
  * everything: ETMTEEVR = 0x6F (always TRUE), ETMTECR1 = 0x01000000 (exclude
  * nothing), all other events NOT(TRUE) (0x406F), counters and comparators 0.
- * ETMCR bits of features ETMCCER/ETMIDR say are not implemented read as 0
+ * ETMCR bits of features that ETMCCER/ETMIDR report absent read as 0
  * (return stack without ETMCCER[23], timestamps without [22], VMID without
  * v1.1 and [26]): read ETMCR back for the configuration a decoder needs.
  * If ETMCR.ProgBit (bit 10) is 0 the PTM is enabled at once (A-sync first);
