@@ -148,6 +148,16 @@ PFT_API int pft_pkt_end(struct pft_pkt_decoder *dec);
  * size is sizeof *pkt (for ABI growth). */
 PFT_API int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
 
+/* Up to max items into pkts[0..max-1], exactly as that many calls of
+ * pft_pkt_next() would give them (the same items, the same state after).
+ * Returns the number of items written (1..max, at most INT_MAX); if there
+ * are none, what pft_pkt_next() returns: -PFT_E_AGAIN when the chunk is used
+ * up, -PFT_E_EOS at the end, -PFT_E_INVAL on misuse (also max == 0).
+ * size is sizeof *pkts (the array stride).  Faster than one call per item
+ * for streaming users: the decoder state stays in registers. */
+PFT_API int pft_pkt_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
+			       size_t size);
+
 /* Drop state and search for the next A-sync (as after an error). */
 PFT_API void pft_pkt_resync(struct pft_pkt_decoder *dec);
 

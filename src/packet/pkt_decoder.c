@@ -14,13 +14,14 @@
  * Every byte fed is reported in exactly one item.  Readers never change the
  * decoder state unless they return a complete packet, so a reader can be
  * retried when more bytes arrive. */
-#include <stddef.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "packet/pkt_decoder.h"
 #include "packet/pkt_fields.h"
+#include "packet/pkt_fast.h"
 
 enum { M_SEARCH, M_ZEROS, M_SYNC };
 
@@ -701,151 +702,161 @@ static PKT_NOINLINE int next_general(struct pft_pkt_decoder *dec, struct pft_pac
 				     size_t size);
 
 #if PKT_FAST
-/* An atom written as nine 8-byte words composed in registers (fewer
- * instructions than clearing the struct and setting fields one by one).
- * The layout is pinned by the assertion. */
-_Static_assert(offsetof(struct pft_packet, size) == 8 && offsetof(struct pft_packet, type) == 12 &&
-	       offsetof(struct pft_packet, flags) == 14 &&
-	       offsetof(struct pft_packet, address) == 16 &&
-	       offsetof(struct pft_packet, timestamp) == 24 &&
-	       offsetof(struct pft_packet, cycles) == 32 &&
-	       offsetof(struct pft_packet, context_id) == 36 &&
-	       offsetof(struct pft_packet, atoms) == 40 &&
-	       offsetof(struct pft_packet, exception) == 44 &&
-	       offsetof(struct pft_packet, isa) == 46 &&
-	       offsetof(struct pft_packet, atom_count) == 47 &&
-	       offsetof(struct pft_packet, addr_bytes) == 48 &&
-	       offsetof(struct pft_packet, cc_bytes) == 49 &&
-	       offsetof(struct pft_packet, nbytes) == 53 &&
-	       offsetof(struct pft_packet, bytes) == 54 && sizeof(struct pft_packet) == 72,
-	       "struct pft_packet layout");
-
-static PKT_INLINE void store_word(struct pft_packet *pkt, unsigned i, uint64_t w)
+/* A branch address packet with exception bytes or a 5-byte address, with
+ * PKT_FAST_AVAIL bytes readable.  Returns the size, or 0 (bad address: the
+ * general path reports it). */
+static PKT_NOINLINE unsigned fast_branch_full(struct pft_pkt_decoder *d, const uint8_t *p,
+					      uint64_t off, struct pft_packet *pkt)
 {
-	memcpy((unsigned char *)pkt + 8 * i, &w, 8);
+	int r;
+
+	memset(pkt, 0, sizeof(*pkt));
+	r = rd_branch(d, p, PKT_FAST_AVAIL, pkt, 1);
+	if (r <= 0)
+		return 0;
+	pkt->offset = off;
+	copy_raw(pkt, p, PKT_FAST_AVAIL, (unsigned)r);
+	return (unsigned)r;
 }
 
-static PKT_INLINE void store_atom(struct pft_packet *pkt, uint64_t off, unsigned n, uint32_t cyc,
-				  unsigned atoms, unsigned count, unsigned ca, uint64_t raw)
+static PKT_NOINLINE unsigned fast_isync(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
+					struct pft_packet *pkt)
 {
-	uint64_t ccb = ca ? n : 0;
-	store_word(pkt, 0, off);
-	store_word(pkt, 1, n | (uint64_t)PFT_PKT_ATOM << 32 | (ccb ? (uint64_t)PFT_PKT_F_CC << 48 : 0));
-	store_word(pkt, 2, 0);
-	store_word(pkt, 3, 0);
-	store_word(pkt, 4, cyc);
-	store_word(pkt, 5, atoms | (uint64_t)count << 56);
-	store_word(pkt, 6, ccb << 8 | (uint64_t)n << 40 | raw << 48);
-	store_word(pkt, 7, raw >> 16);
-	store_word(pkt, 8, 0);
+	return pkt_fast_isync(&d->cfg, &d->st, p, off, pkt);
+}
+
+/* Any other header with PKT_FAST_AVAIL bytes readable: the generic readers.
+ * Returns 0 for an A-sync or an error (the general path reports those). */
+static PKT_NOINLINE unsigned fast_other(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
+					struct pft_packet *pkt)
+{
+	int r;
+
+	memset(pkt, 0, sizeof(*pkt));
+	r = decode_one(d, p, PKT_FAST_AVAIL, pkt);
+	if (r <= 0)
+		return 0;
+	pkt->offset = off;
+	copy_raw(pkt, p, PKT_FAST_AVAIL, (unsigned)r);
+	return (unsigned)r;
+}
+
+/* One packet at p (PKT_FAST_AVAIL bytes readable, in sync, no partial
+ * packet), at stream offset off.  Returns its size, or 0 to leave it to the
+ * general path.  ca is constant after inlining. */
+static PKT_INLINE unsigned fast_one(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
+				    struct pft_packet *pkt, const int ca)
+{
+	uint64_t w = pkt_ld64(p);
+	unsigned h = (uint8_t)w, n;
+
+	if (PKT_LIKELY((h & 0x81) == 0x80))
+		return ca ? pkt_fast_atom_ca(w, off, pkt) : pkt_fast_atom(h, off, pkt);
+	if (h & 1) {
+		n = pkt_fast_branch(&d->st, p, w, off, pkt, ca);
+		return PKT_LIKELY(n) ? n : fast_branch_full(d, p, off, pkt);
+	}
+	if (h == 0x08)
+		return fast_isync(d, p, off, pkt);
+	return fast_other(d, p, off, pkt);
 }
 #endif
+
 #if PKT_FAST
-static PKT_NOINLINE int next_branch(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
-				    size_t size, const uint8_t *p);
+/* pft_pkt_next() for everything but the atoms it reads itself. */
+static PKT_NOINLINE int next_other(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	size_t pos = dec->pos;
+
+	if (PKT_LIKELY(pos < dec->fast_lim)) {
+		const uint8_t *p = dec->buf + pos;
+		uint64_t off = dec->buf_off + pos;
+		unsigned n = dec->cfg.ca ? fast_one(dec, p, off, pkt, 1) : fast_one(dec, p, off, pkt, 0);
+		if (PKT_LIKELY(n)) {
+			dec->pos = pos + n;
+			return 0;
+		}
+	}
+	return next_general(dec, pkt, size);
+}
 #endif
 
-/* The hot path: atoms and branch addresses in the middle of a chunk (most
- * packets) are decoded here; anything else goes to next_general(). */
+/* The hot path: atoms in the middle of a chunk are read here, other
+ * packets there by fast_one(); anything else (A-sync, errors, chunk ends,
+ * partial packets, unsynchronised bytes) goes to next_general().  Only tail
+ * calls, so that no register needs saving. */
 int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {
 #if PKT_FAST
 	size_t pos;
 
-	if (!dec || !pkt || size < sizeof(*pkt))
+	if (PKT_UNLIKELY(!dec || !pkt || size < sizeof(*pkt)))
 		return -PFT_E_INVAL;
-	if ((pos = dec->pos) < dec->fast_lim) {
-		const uint8_t *p = dec->buf + pos;
-		uint64_t w = pkt_ld64(p);
-		unsigned h = (uint8_t)w;
-		if ((h & 0x81) == 0x80) {
-			unsigned n, count, atoms, ca = dec->cfg.ca;
-			uint64_t raw;
-			uint32_t cyc = 0;
-			if (ca) {
-				n = pkt_cc_len(w);
-				raw = w & pkt_byte_mask[n];
-				cyc = pkt_cc_value(raw);
-				count = 1;
-				atoms = !(h & 2);
-			} else {
-				uint8_t a = pft_pkt_atom_table[h];
-				if (!a)
-					return next_general(dec, pkt, size);
-				n = 1;
-				raw = h;
-				count = a >> 5;
-				atoms = a & 0x1Fu;
+	if (PKT_LIKELY((pos = dec->pos) < dec->fast_lim)) {
+		uint64_t w = pkt_ld64(dec->buf + pos);
+		if (PKT_LIKELY((w & 0x81) == 0x80)) {
+			unsigned n = dec->cfg.ca ? pkt_fast_atom_ca(w, dec->buf_off + pos, pkt)
+						 : pkt_fast_atom((uint8_t)w, dec->buf_off + pos, pkt);
+			if (PKT_LIKELY(n)) {
+				dec->pos = pos + n;
+				return 0;
 			}
-			store_atom(pkt, dec->buf_off + pos, n, cyc, atoms, count, ca, raw);
-			dec->pos = pos + n;
-			return 0;
 		}
-		if (h & 1)
-			return next_branch(dec, pkt, size, p);
 	}
-#endif
+	return next_other(dec, pkt, size);
+#else
 	return next_general(dec, pkt, size);
+#endif
 }
 
 #if PKT_FAST
-/* A branch address packet with PKT_FAST_AVAIL bytes readable.  The common
- * form (compressed address, no exception bytes, so ISA, NS and Hyp stay as
- * they are) is read here in straight-line code; the others by rd_branch. */
-static PKT_NOINLINE int next_branch(struct pft_pkt_decoder *dec, struct pft_packet *pkt,
-				    size_t size, const uint8_t *p)
+/* pft_pkt_next_batch's inner loop: fast_one() while it can. */
+static PKT_INLINE size_t batch_fast(struct pft_pkt_decoder *dec, struct pft_packet *pkts,
+				    size_t max, const int ca)
 {
-	uint64_t w = pkt_ld64(p);
-	uint64_t stop = (~w & 0x80808080ull) | 0x8000000000ull;
-	unsigned na = ((unsigned)__builtin_ctzll(stop) >> 3) + 1;
-	int r;
+	const uint8_t *buf = dec->buf;
+	size_t pos = dec->pos, lim = dec->fast_lim, i = 0;
+	uint64_t base = dec->buf_off;
 
-	if (na < 5 && (na == 1 || !((w >> (8 * na - 2)) & 1))) {
-		static const uint8_t bits[5] = { 0, 6, 12, 19, 26 };
-		unsigned isa = dec->st.base_isa, s = pkt_isa_shift(isa), nb = bits[na];
-		unsigned total = na, ncc = 0, flags = 0;
-		uint32_t cyc = 0, addr;
-		uint32_t v = (uint32_t)(((w >> 1) & 0x3F) | ((w >> 2) & 0x1FC0) |
-					((w >> 3) & 0xFE000) | ((w >> 4) & 0x7F00000));
-		uint64_t r0, r1;
-
-		v &= (1u << nb) - 1; /* drops the X bit of the last byte */
-		addr = (dec->st.base_addr & ~((1u << (s + nb)) - 1)) | v << s;
-		if (dec->cfg.ca) {
-			uint64_t w2 = pkt_ld64(p + na);
-			ncc = pkt_cc_len(w2);
-			cyc = pkt_cc_value(w2 & pkt_byte_mask[ncc]);
-			total += ncc;
-			flags = PFT_PKT_F_CC;
-		}
-		flags |= (dec->st.ns ? PFT_PKT_F_NS : 0) | (dec->st.hyp ? PFT_PKT_F_HYP : 0) |
-			 (isa == PFT_ISA_THUMBEE ? PFT_PKT_F_ALTIS : 0);
-		r0 = w & pkt_byte_mask[total < 8 ? total : 8];
-		r1 = total > 8 ? pkt_ld64(p + 8) & pkt_byte_mask[total - 8] : 0;
-		store_word(pkt, 0, dec->buf_off + dec->pos);
-		store_word(pkt, 1, total | (uint64_t)PFT_PKT_BRANCH << 32 | (uint64_t)flags << 48);
-		store_word(pkt, 2, addr);
-		store_word(pkt, 3, 0);
-		store_word(pkt, 4, cyc);
-		store_word(pkt, 5, (uint64_t)isa << 48);
-		store_word(pkt, 6, na | ncc << 8 | (uint64_t)total << 40 | r0 << 48);
-		store_word(pkt, 7, r0 >> 16 | r1 << 48);
-		store_word(pkt, 8, r1 >> 16);
-		dec->st.base_addr = addr;
-		dec->pos += total;
-		return 0;
+	while (i < max && pos < lim) {
+		unsigned n = fast_one(dec, buf + pos, base + pos, &pkts[i], ca);
+		if (PKT_UNLIKELY(!n))
+			break;
+		pos += n;
+		i++;
 	}
-	memset(pkt, 0, sizeof(*pkt));
-	r = rd_branch(dec, p, PKT_FAST_AVAIL, pkt, 1);
-	if (r > 0) {
-		pkt->offset = dec->buf_off + dec->pos;
-		copy_raw(pkt, p, PKT_FAST_AVAIL, (unsigned)r);
-		dec->pos += (size_t)r;
-		return 0;
-	}
-	return next_general(dec, pkt, size);
+	dec->pos = pos;
+	return i;
 }
 #endif
+
+int pft_pkt_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
+		       size_t size)
+{
+	size_t i = 0;
+	int r;
+
+	if (!dec || !pkts || !max || size < sizeof(*pkts))
+		return -PFT_E_INVAL;
+	if (max > INT_MAX)
+		max = INT_MAX;
+	for (;;) {
+#if PKT_FAST
+		if (size == sizeof(*pkts) && dec->pos < dec->fast_lim) {
+			i += dec->cfg.ca ? batch_fast(dec, pkts + i, max - i, 1)
+					 : batch_fast(dec, pkts + i, max - i, 0);
+			if (i == max)
+				break;
+		}
+#endif
+		r = next_general(dec, (struct pft_packet *)(void *)((char *)pkts + i * size), size);
+		if (r < 0)
+			return i ? (int)i : r;
+		if (++i == max)
+			break;
+	}
+	return (int)i;
+}
 
 static int next_general_impl(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
 

@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft_pkt_next_batch: gives exactly the items of pft_pkt_next, field for
+ * field and byte for byte.  The reference is pft_pkt_next fed one byte at a
+ * time, which never takes the in-place fast readers (every packet is
+ * completed byte by byte through the partial-packet buffer), so the fast
+ * readers are checked against the byte-by-byte ones.  Streams: random
+ * packets of every type written by the encoder, with junk bytes now and
+ * then (errors, resyncs), under every configuration class (CA on/off, context ID
+ * sizes, 48/64-bit timestamps, v1.0/v1.1).  Also: a stride larger than the
+ * struct, max of 1, chunks of every size, misuse. */
+#include <string.h>
+
+#include "check.h"
+#include "pkt_util.h"
+
+#define LEN 60000
+#define MAXI (LEN + 16)
+
+static uint8_t stream[LEN + 64];
+static struct pft_packet ref[MAXI], got[MAXI];
+
+/* Merge neighbouring UNSYNCED items (runs are split at chunk ends). */
+static int merge_unsynced(struct pft_packet *v, int n, const uint8_t *buf)
+{
+	int i, o = 0;
+
+	for (i = 0; i < n; i++) {
+		if (o && v[i].type == PFT_PKT_UNSYNCED && v[o - 1].type == PFT_PKT_UNSYNCED) {
+			struct pft_packet *u = &v[o - 1];
+			u->size += v[i].size;
+			u->nbytes = u->size < PFT_PKT_MAX_BYTES ? (uint8_t)u->size : PFT_PKT_MAX_BYTES;
+			memcpy(u->bytes, buf + u->offset, u->nbytes);
+			continue;
+		}
+		v[o++] = v[i];
+	}
+	return o;
+}
+
+static uint32_t rnd_cycles(uint64_t *rng)
+{
+	uint64_t x = check_rand(rng);
+	static const uint32_t lim[] = { 16, 16, 2048, 2048, 1u << 18, 1u << 25, 0xFFFFFFFFu };
+	return (uint32_t)((x >> 8) % lim[(x & 0xFF) % 7]);
+}
+
+/* A stream of random packets written by the encoder (so nearly all of it is
+ * well-formed), with a few bytes of junk now and then (errors and resyncs),
+ * each followed by an A-sync and an I-sync. */
+static size_t gen_stream(const struct pft_config *c, uint64_t *rng, uint8_t *out, size_t len)
+{
+	struct pft_features f;
+	struct pft_encoder *e = pft_enc_alloc(c);
+	uint32_t addr = 0x80001000u;
+	unsigned isa = PFT_ISA_ARM;
+	size_t n = 0;
+	int start = 1;
+
+	CHECK(e != NULL);
+	if (!e || pft_config_features(c, &f) < 0)
+		return 0;
+	while (n + 64 < len) {
+		struct pft_packet p;
+		uint64_t x = check_rand(rng), y = check_rand(rng);
+		unsigned k = (unsigned)(x % 1000);
+		int r;
+
+		memset(&p, 0, sizeof(p));
+		if (!start && k < 5) {
+			unsigned i, j = 1 + (unsigned)(y % 6);
+			for (i = 0; i < j; i++)
+				out[n++] = (uint8_t)(y >> (8 + 8 * i));
+			start = 1;
+			continue;
+		}
+		if (start == 1) {
+			p.type = PFT_PKT_ASYNC;
+			p.size = 6 + (uint32_t)(y % 3);
+			pft_enc_reset(e);
+			start = 2;
+		} else if (start == 2 || k < 80) {
+			p.type = PFT_PKT_ISYNC;
+			isa = (y & 3) == 3 ? PFT_ISA_ARM : (unsigned)(y & 3);
+			addr = (uint32_t)(y >> 16) & (isa == PFT_ISA_ARM ? ~3u : ~1u);
+			p.isa = (uint8_t)isa;
+			p.address = addr;
+			p.reason = (uint8_t)((y >> 8) & 3);
+			p.flags = (uint16_t)(((y >> 10) & 1 ? PFT_PKT_F_NS : 0) |
+					     (f.minor && ((y >> 11) & 1) ? PFT_PKT_F_HYP : 0));
+			if (f.cycle_accurate && p.reason) {
+				p.cycles = rnd_cycles(rng);
+				p.flags |= PFT_PKT_F_CC;
+			}
+			p.context_id = (uint32_t)(x >> 32);
+			if (f.contextid_bytes < 4)
+				p.context_id &= (1u << (8 * f.contextid_bytes)) - 1;
+			start = 0;
+		} else if (k < 650) {
+			p.type = PFT_PKT_ATOM;
+			if (f.cycle_accurate) {
+				p.atom_count = 1;
+				p.atoms = y & 1;
+				p.cycles = rnd_cycles(rng);
+			} else {
+				p.atom_count = (uint8_t)(1 + (y >> 8) % 5);
+				p.atoms = (uint32_t)(y >> 16) & ((1u << p.atom_count) - 1);
+			}
+		} else if (k < 900) {
+			unsigned sh = 2 + 7 * (unsigned)((y >> 8) % 5);
+			p.type = PFT_PKT_BRANCH;
+			if ((y & 63) == 0)
+				isa = (y >> 6) & 1 ? PFT_ISA_THUMB : PFT_ISA_ARM;
+			addr ^= (uint32_t)(y >> 20) & ((sh >= 32 ? 0 : 1u << sh) - 1u);
+			addr &= isa == PFT_ISA_ARM ? ~3u : ~1u;
+			p.address = addr;
+			p.isa = (uint8_t)isa;
+			if ((y & 31) == 1)
+				p.exception = (uint16_t)((y >> 40) % 16);
+			if ((y & 255) == 2)
+				p.exception = (uint16_t)(16 + (y >> 40) % 100);
+			p.flags = (uint16_t)((y >> 48) & 1 ? PFT_PKT_F_NS : 0);
+			if (f.cycle_accurate)
+				p.cycles = rnd_cycles(rng);
+		} else if (k < 940) {
+			p.type = PFT_PKT_TIMESTAMP;
+			p.timestamp = y >> (x % 64);
+			if (f.ts_bits == 48)
+				p.timestamp &= (1ull << 48) - 1;
+			p.flags = (uint16_t)((x >> 8) & 1 ? PFT_PKT_F_TS_R : 0);
+			if (f.cycle_accurate)
+				p.cycles = rnd_cycles(rng);
+		} else if (k < 955 && f.contextid_bytes) {
+			p.type = PFT_PKT_CONTEXT_ID;
+			p.context_id = (uint32_t)y;
+			if (f.contextid_bytes < 4)
+				p.context_id &= (1u << (8 * f.contextid_bytes)) - 1;
+		} else if (k < 965 && f.minor) {
+			p.type = PFT_PKT_VMID;
+			p.vmid = (uint8_t)y;
+		} else if (k < 975) {
+			p.type = PFT_PKT_WAYPOINT_UPDATE;
+			addr ^= (uint32_t)(y >> 20) & 0xFFF;
+			addr &= isa == PFT_ISA_ARM ? ~3u : ~1u;
+			p.address = addr;
+			p.isa = (uint8_t)isa;
+		} else {
+			static const uint8_t t[] = { PFT_PKT_TRIGGER, PFT_PKT_EXCEPTION_RETURN,
+						     PFT_PKT_IGNORE };
+			p.type = t[y % 3];
+		}
+		if (f.cycle_accurate && p.type != PFT_PKT_ISYNC && p.type != PFT_PKT_ASYNC &&
+		    p.type != PFT_PKT_BRANCH && p.type != PFT_PKT_TIMESTAMP && p.type != PFT_PKT_ATOM)
+			p.cycles = 0;
+		if (p.cycles || p.type == PFT_PKT_ATOM)
+			p.flags |= f.cycle_accurate ? PFT_PKT_F_CC : 0;
+		r = pft_enc_packet(e, &p, out + n, len - n);
+		if (r > 0)
+			n += (size_t)r;
+	}
+	pft_enc_free(e);
+	return n;
+}
+
+/* pft_pkt_next, every byte fed on its own. */
+static int decode_bytewise(const struct pft_config *c, const uint8_t *buf, size_t len,
+			   struct pft_packet *out)
+{
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(c);
+	size_t pos = 0;
+	int n = 0, r;
+
+	if (!d)
+		return -1;
+	for (;;) {
+		size_t k = pos < len ? 1 : 0;
+		CHECK_EQ(pft_pkt_feed(d, buf + pos, k), 0);
+		pos += k;
+		if (pos == len)
+			pft_pkt_end(d);
+		while (n < MAXI && (r = pft_pkt_next(d, &out[n], sizeof(out[n]))) == 0)
+			n++;
+		if (r != -PFT_E_AGAIN)
+			break;
+	}
+	CHECK_EQ(r, -PFT_E_EOS);
+	pft_pkt_decoder_free(d);
+	return merge_unsynced(out, n, buf);
+}
+
+/* pft_pkt_next_batch with random chunks (or one if !chunked) and random
+ * batch sizes, into elements `stride` bytes apart (copied out to out[]). */
+static int decode_batch(const struct pft_config *c, const uint8_t *buf, size_t len,
+			uint64_t *rng, int chunked, size_t stride, struct pft_packet *out)
+{
+	static unsigned char arr[300 * (sizeof(struct pft_packet) + 32)];
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(c);
+	size_t pos = 0, j;
+	uint64_t sum = 0;
+	int n = 0, r, i;
+
+	if (!d)
+		return -1;
+	for (;;) {
+		size_t k = len - pos;
+		if (chunked) {
+			uint64_t x = check_rand(rng);
+			k = (x & 1) ? (x >> 8) % 20 : (x >> 8) % 2000;
+			if (k > len - pos)
+				k = len - pos;
+		}
+		CHECK_EQ(pft_pkt_feed(d, buf + pos, k), 0);
+		pos += k;
+		if (pos == len)
+			pft_pkt_end(d);
+		for (;;) {
+			uint64_t x = check_rand(rng);
+			size_t max = (x & 3) ? 1 + (x >> 8) % 300 : 1 + (x >> 8) % 3;
+			memset(arr, 0xA5, sizeof(arr));
+			r = pft_pkt_next_batch(d, (struct pft_packet *)(void *)arr, max, stride);
+			if (r <= 0)
+				break;
+			CHECK(r <= (int)max);
+			for (i = 0; i < r && n < MAXI; i++) {
+				memcpy(&out[n], arr + (size_t)i * stride, sizeof(out[n]));
+				/* nothing written beyond the struct in a larger element */
+				for (j = sizeof(struct pft_packet); j < stride; j++)
+					CHECK_EQ(arr[(size_t)i * stride + j], 0xA5);
+				CHECK_EQ(out[n].offset, sum);
+				sum += out[n].size;
+				n++;
+			}
+			/* nor beyond the max elements given */
+			for (j = max * stride; j < sizeof(arr); j++)
+				if (arr[j] != 0xA5)
+					break;
+			CHECK_EQ(j, sizeof(arr));
+		}
+		if (r != -PFT_E_AGAIN)
+			break;
+		/* drained: asking again gives AGAIN again */
+		CHECK_EQ(pft_pkt_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_AGAIN);
+	}
+	CHECK_EQ(r, -PFT_E_EOS);
+	CHECK_EQ(pft_pkt_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_EOS);
+	CHECK_EQ(sum, len);
+	pft_pkt_decoder_free(d);
+	return merge_unsynced(out, n, buf);
+}
+
+static void compare(const char *what, const struct pft_packet *a, int na,
+		    const struct pft_packet *b, int nb)
+{
+	int i, bad = 0;
+
+	CHECK_EQ(na, nb);
+	for (i = 0; i < na && i < nb; i++) {
+		if (memcmp(&a[i], &b[i], sizeof(a[i])) && !bad++) {
+			fprintf(stderr, "%s: item %d differs\n  ", what, i);
+			pkt_print(stderr, &a[i]);
+			fprintf(stderr, "  ");
+			pkt_print(stderr, &b[i]);
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+static void check_misuse(void)
+{
+	struct pft_config c = pkt_cfg(0x10001000u, CCER_A15, IDR_V11);
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(&c);
+	struct pft_packet p[4];
+	static const uint8_t bytes[] = { 0, 0, 0, 0, 0, 0x80, 0x84, 0x88 };
+
+	CHECK(d != NULL);
+	CHECK_EQ(pft_pkt_next_batch(NULL, p, 4, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_next_batch(d, NULL, 4, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_next_batch(d, p, 0, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0]) - 1), -PFT_E_INVAL);
+	/* nothing fed yet */
+	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_AGAIN);
+	CHECK_EQ(pft_pkt_feed(d, bytes, sizeof(bytes)), 0);
+	CHECK_EQ(pft_pkt_end(d), 0);
+	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), 3);
+	CHECK_EQ(p[0].type, PFT_PKT_ASYNC);
+	CHECK_EQ(p[1].type, PFT_PKT_ATOM);
+	CHECK_EQ(p[1].offset, 6);
+	CHECK_EQ(p[2].type, PFT_PKT_ATOM);
+	CHECK_EQ(p[2].cycles, 2);
+	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_EOS);
+	pft_pkt_decoder_free(d);
+}
+
+int main(void)
+{
+	uint64_t rng = check_seed(0xba7c4001);
+	unsigned minor, ca, cid, tsv, nconf = 0;
+
+	check_misuse();
+	for (minor = 0; minor < 2; minor++)
+		for (ca = 0; ca < 2; ca++)
+			for (cid = 0; cid < 4; cid++)
+				for (tsv = 0; tsv < (minor ? 4u : 1u); tsv++) {
+					uint32_t cr = 0x10000000u | (ca ? 0x1000u : 0) | cid << 14 |
+						      (minor ? 0x40000000u : 0);
+					uint32_t ccer = minor ? (0x04C01AC2u | (tsv & 1) << 28 |
+								 (tsv >> 1) << 29)
+							      : CCER_V10;
+					struct pft_config c = pkt_cfg(cr, ccer, minor ? IDR_V11 : IDR_V10);
+					size_t len = gen_stream(&c, &rng, stream, LEN);
+					int nref = decode_bytewise(&c, stream, len, ref), n;
+
+					CHECK(nref > (int)(len / 8));
+					if (nref <= (int)(len / 8))
+					{
+						int h[PFT_PKT_NR_TYPES] = { 0 }, q;
+						for (q = 0; q < nref; q++)
+							h[ref[q].type]++;
+						fprintf(stderr, "%d items from %zu bytes:", nref, len);
+						for (q = 0; q < PFT_PKT_NR_TYPES; q++)
+							fprintf(stderr, " %d", h[q]);
+						fprintf(stderr, "\n");
+					}
+					n = decode_batch(&c, stream, len, &rng, 0, sizeof(got[0]), got);
+					compare("batch, one chunk", ref, nref, got, n);
+					n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]), got);
+					compare("batch, random chunks", ref, nref, got, n);
+					n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]) + 24,
+							 got);
+					compare("batch, larger stride", ref, nref, got, n);
+					nconf++;
+				}
+	printf("%u configurations\n", nconf);
+	return check_report();
+}
