@@ -781,22 +781,20 @@ static PKT_NOINLINE int next_other(struct pft_pkt_decoder *dec, struct pft_packe
 }
 #endif
 
-/* The hot path: atoms in the middle of a chunk are read here, other
- * packets there by fast_one(); anything else (A-sync, errors, chunk ends,
- * partial packets, unsynchronised bytes) goes to next_general().  Only tail
- * calls, so that no register needs saving. */
-int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
-{
 #if PKT_FAST
-	size_t pos;
+/* pft_pkt_next() for one configuration class (ca constant): atoms in the
+ * middle of a chunk are read here, other packets by next_other().  Only
+ * tail calls, so that no register needs saving. */
+static PKT_INLINE int next_atom(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size,
+				const int ca)
+{
+	size_t pos = dec->pos;
 
-	if (PKT_UNLIKELY(!dec || !pkt || size < sizeof(*pkt)))
-		return -PFT_E_INVAL;
-	if (PKT_LIKELY((pos = dec->pos) < dec->fast_lim)) {
+	if (PKT_LIKELY(pos < dec->fast_lim)) {
 		uint64_t w = pkt_ld64(dec->buf + pos);
 		if (PKT_LIKELY((w & 0x81) == 0x80)) {
-			unsigned n = dec->cfg.ca ? pkt_fast_atom_ca(w, dec->buf_off + pos, pkt)
-						 : pkt_fast_atom((uint8_t)w, dec->buf_off + pos, pkt);
+			unsigned n = ca ? pkt_fast_atom_ca(w, dec->buf_off + pos, pkt)
+					: pkt_fast_atom((uint8_t)w, dec->buf_off + pos, pkt);
 			if (PKT_LIKELY(n)) {
 				dec->pos = pos + n;
 				return 0;
@@ -804,6 +802,28 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 		}
 	}
 	return next_other(dec, pkt, size);
+}
+
+static PKT_NOINLINE int next_ca(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	return next_atom(dec, pkt, size, 1);
+}
+
+static PKT_NOINLINE int next_nca(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	return next_atom(dec, pkt, size, 0);
+}
+#endif
+
+/* The hot path: packets in the middle of a chunk are read in place (see
+ * next_atom() and fast_one()); anything else (A-sync, errors, chunk ends,
+ * partial packets, unsynchronised bytes) goes to next_general(). */
+int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	if (PKT_UNLIKELY(!dec || !pkt || size < sizeof(*pkt)))
+		return -PFT_E_INVAL;
+#if PKT_FAST
+	return dec->cfg.ca ? next_ca(dec, pkt, size) : next_nca(dec, pkt, size);
 #else
 	return next_general(dec, pkt, size);
 #endif
@@ -814,19 +834,28 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 static PKT_INLINE size_t batch_fast(struct pft_pkt_decoder *dec, struct pft_packet *pkts,
 				    size_t max, const int ca)
 {
-	const uint8_t *buf = dec->buf;
-	size_t pos = dec->pos, lim = dec->fast_lim, i = 0;
-	uint64_t base = dec->buf_off;
+	const uint8_t *p = dec->buf + dec->pos, *lim = dec->buf + dec->fast_lim;
+	uint64_t delta = dec->buf_off - (uint64_t)(uintptr_t)dec->buf; /* offset - address */
+	struct pft_packet *pkt = pkts;
 
-	while (i < max && pos < lim) {
-		unsigned n = fast_one(dec, buf + pos, base + pos, &pkts[i], ca);
-		if (PKT_UNLIKELY(!n))
+	/* every packet is at least one byte: while fewer than max - i bytes
+	 * have been read, fewer than max - i packets have been written */
+	while (p < lim) {
+		size_t left = max - (size_t)(pkt - pkts);
+		const uint8_t *stop = (size_t)(lim - p) > left ? p + left : lim;
+		if (!left)
 			break;
-		pos += n;
-		i++;
+		do {
+			unsigned n = fast_one(dec, p, (uint64_t)(uintptr_t)p + delta, pkt, ca);
+			if (PKT_UNLIKELY(!n))
+				goto out;
+			p += n;
+			pkt++;
+		} while (p < stop);
 	}
-	dec->pos = pos;
-	return i;
+out:
+	dec->pos = (size_t)(p - dec->buf);
+	return (size_t)(pkt - pkts);
 }
 #endif
 

@@ -71,13 +71,20 @@ static PKT_INLINE void pkt_put(struct pft_packet *pkt, uint64_t w0, uint64_t w1,
 	unsigned char *q = (unsigned char *)pkt;
 	uint64_t w7 = r0 >> 16 | r1 << 48, w8 = r1 >> 16;
 
+	uint32_t w1lo = (uint32_t)w1, w1hi = (uint32_t)(w1 >> 32);
+	uint32_t w5lo = (uint32_t)w5, w5hi = (uint32_t)(w5 >> 32);
+
 	w6 |= r0 << 48;
+	/* w1 and w5 in halves: type, flags, ISA and atom count are often
+	 * constants (an immediate store instead of building the word) */
 	memcpy(q, &w0, 8);
-	memcpy(q + 8, &w1, 8);
+	memcpy(q + 8, &w1lo, 4);
+	memcpy(q + 12, &w1hi, 4);
 	memcpy(q + 16, &w2, 8);
 	memcpy(q + 24, &w3, 8);
 	memcpy(q + 32, &w4, 8);
-	memcpy(q + 40, &w5, 8);
+	memcpy(q + 40, &w5lo, 4);
+	memcpy(q + 44, &w5hi, 4);
 	memcpy(q + 48, &w6, 8);
 	memcpy(q + 56, &w7, 8);
 	memcpy(q + 64, &w8, 8);
@@ -88,6 +95,12 @@ static PKT_INLINE uint64_t pkt_raw_hi(uint64_t w, unsigned n)
 {
 	return n > 8 ? w & pkt_byte_mask[n - 8] : 0;
 }
+
+/* w6 of a packet of n bytes that are all cycle count (CA atom). */
+static const uint64_t pkt_w6_cc[6] = {
+	0, PKT_W6(0, 1, 0, 0, 1), PKT_W6(0, 2, 0, 0, 2), PKT_W6(0, 3, 0, 0, 3),
+	PKT_W6(0, 4, 0, 0, 4), PKT_W6(0, 5, 0, 0, 5)
+};
 
 /* Cycle count of a field (1..5 bytes) given its bytes with those beyond the
  * field cleared; counts above 2047 (three bytes or more) are rare. */
@@ -110,7 +123,7 @@ static PKT_INLINE unsigned pkt_fast_atom_ca(uint64_t w, uint64_t off, struct pft
 	uint64_t r;
 	uint32_t cyc;
 
-	if (PKT_LIKELY(!(w & (w << 9) & 0x8000))) { /* not C in byte 0 and byte 1 */
+	if (PKT_LIKELY((w & 0x8040) != 0x8040)) { /* not C in byte 0 and byte 1 */
 		n = 1 + ((unsigned)(w >> 6) & 1);
 		r = w & pkt_byte_mask[n];
 		cyc = (uint32_t)((r >> 2) & 0xF) | (uint32_t)((r >> 4) & 0x7F0);
@@ -120,7 +133,7 @@ static PKT_INLINE unsigned pkt_fast_atom_ca(uint64_t w, uint64_t off, struct pft
 		cyc = pkt_cc_value(r);
 	}
 	pkt_put(pkt, off, PKT_W1(n, PFT_PKT_ATOM, PFT_PKT_F_CC), 0, 0, cyc,
-		PKT_W5((~w >> 1) & 1, 0, 0, 1), PKT_W6(0, n, 0, 0, n), r, 0);
+		PKT_W5(((unsigned)w >> 1 & 1) ^ 1, 0, 0, 1), pkt_w6_cc[n], r, 0);
 	return n;
 }
 
