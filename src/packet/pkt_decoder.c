@@ -719,12 +719,6 @@ static PKT_NOINLINE unsigned fast_branch_full(struct pft_pkt_decoder *d, const u
 	return (unsigned)r;
 }
 
-static PKT_NOINLINE unsigned fast_isync(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
-					struct pft_packet *pkt)
-{
-	return pkt_fast_isync(&d->cfg, &d->st, p, off, pkt);
-}
-
 /* Any other header with PKT_FAST_AVAIL bytes readable: the generic readers.
  * Returns 0 for an A-sync or an error (the general path reports those). */
 static PKT_NOINLINE unsigned fast_other(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
@@ -757,7 +751,7 @@ static PKT_INLINE unsigned fast_one(struct pft_pkt_decoder *d, const uint8_t *p,
 		return PKT_LIKELY(n) ? n : fast_branch_full(d, p, off, pkt);
 	}
 	if (h == 0x08)
-		return fast_isync(d, p, off, pkt);
+		return pkt_fast_isync(&d->cfg, &d->st, p, off, pkt);
 	return fast_other(d, p, off, pkt);
 }
 #endif

@@ -163,7 +163,9 @@ static PKT_INLINE unsigned pkt_fast_branch(struct pkt_dec_state *st, const uint8
 	uint32_t cyc = 0, addr, v;
 	uint64_t r0, r1 = 0;
 
-	if (PKT_UNLIKELY(na == 5 || (na > 1 && ((w >> (8 * na - 2)) & 1))))
+	/* 5 bytes, or an X bit (exception bytes follow) in the last of 2-4:
+	 * one test, no short-circuit branches */
+	if (PKT_UNLIKELY((na == 5) | ((na > 1) & (unsigned)(w >> (8 * na - 2)))))
 		return 0;
 	isa = st->base_isa;
 	s = pkt_isa_shift(isa);
