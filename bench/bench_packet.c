@@ -10,8 +10,11 @@
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --shared DIR  folder holding data/ptm (default $PFT_SHARED, else ../shared)
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
- *   --only WHICH  run only "pft" or "ocsd" (e.g. to count instructions with
- *                 valgrind --tool=cachegrind, which is immune to machine load)
+ *   --only WHICH  run only "pft" (pft_pkt_next), "batch" (pft_pkt_next_batch)
+ *                 or "ocsd", e.g. to count instructions with valgrind:
+ *                   valgrind --tool=callgrind --toggle-collect=run_pft \
+ *                     bench_packet --mib 4 --reps 1 --only pft
+ *                 (run_pft_batch with batch, run_ocsd with ocsd)
  *
  * The stream: TC2 (data/ptm/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
  * de-formatted by libpft's frame layer (4533 bytes), from its first A-sync on
@@ -20,11 +23,13 @@
  * ETMCR 0x10001000 (cycle-accurate, timestamps), ETMCCER 0x34C01AC2,
  * ETMIDR 0x411CF312.
  *
- * libpft: pft_pkt_feed / pft_pkt_next, every packet pulled into a struct
- * pft_packet.  OpenCSD: a single-source decode tree with the PTM packet
- * processor only (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink callback.
- * Both count the packets they return; the counts must agree (printed, and
- * the exit status is 1 if they do not).  MB/s are 10^6 bytes per second. */
+ * libpft: pft_pkt_feed, then every item pulled into a struct pft_packet, one
+ * per pft_pkt_next call, and again BATCH per pft_pkt_next_batch call.
+ * OpenCSD: a single-source decode tree with the PTM packet processor only
+ * (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink callback.  Each counts the
+ * packets (and the other items) it returns; the counts must agree (printed,
+ * and the exit status is 1 if they do not).  MB/s are 10^6 bytes per second
+ * of process CPU time; the ratios are OpenCSD's time over libpft's. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -348,7 +353,7 @@ int main(int argc, char **argv)
 	}
 	if (only < 0) {
 		for (j = 0; j < R_OCSD; j++)
-			printf("ratio %-8s %8.1fx OpenCSD\n", runners[j].name + 7,
+			printf("ratio %-14s %5.1fx OpenCSD\n", runners[j].name,
 			       best[R_OCSD] / best[j]);
 		for (j = 0; j < R_OCSD; j++)
 			if (cnt[j].packets != cnt[R_OCSD].packets || cnt[j].other != cnt[R_OCSD].other)

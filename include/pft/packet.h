@@ -153,8 +153,9 @@ PFT_API int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, si
  * Returns the number of items written (1..max, at most INT_MAX); if there
  * are none, what pft_pkt_next() returns: -PFT_E_AGAIN when the chunk is used
  * up, -PFT_E_EOS at the end, -PFT_E_INVAL on misuse (also max == 0).
- * size is sizeof *pkts (the array stride).  Faster than one call per item
- * for streaming users: the decoder state stays in registers. */
+ * size is sizeof *pkts (the array stride).  Elements after the ones counted
+ * (up to max) may have been written to.  Fewer instructions per item than
+ * one call per item: the decoder state stays in registers (doc/packets.md). */
 PFT_API int pft_pkt_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
 			       size_t size);
 
