@@ -19,10 +19,15 @@
 #include "packet/pkt_decoder.h"
 #include "packet/pkt_fields.h"
 
-#if PKT_FAST
-
+#if defined(__GNUC__)
 #define PKT_LIKELY(x) __builtin_expect(!!(x), 1)
 #define PKT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define PKT_LIKELY(x) (x)
+#define PKT_UNLIKELY(x) (x)
+#endif
+
+#if PKT_FAST
 
 /* struct pft_packet as nine little-endian words:
  *   w0 offset            w1 size | type << 32 | flags << 48
