@@ -20,34 +20,7 @@
 
 #include "pft/pft.h"
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc((size_t)n + 1);
-	if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-		free(b);
-		b = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
+#include "bench_util.h"
 
 static uint64_t pft_run(const struct pft_config *cfg, struct pft_image *img, const uint8_t *s,
 			size_t n)
@@ -121,9 +94,9 @@ int main(int argc, char **argv)
 	uint64_t ip, io;
 
 	snprintf(path, sizeof(path), "%s/data/ptm/TC2/cstrace.bin", shared);
-	cap = read_file(path, &caplen);
+	cap = bench_read_file(path, &caplen);
 	snprintf(path, sizeof(path), "%s/data/ptm/TC2/kernel_dump.bin", shared);
-	kernel = read_file(path, &klen);
+	kernel = bench_read_file(path, &klen);
 	if (!cap || !kernel) {
 		fprintf(stderr, "bench_flow: cannot read the TC2 snapshot under %s\n", shared);
 		return 2;
@@ -146,12 +119,12 @@ int main(int argc, char **argv)
 	img = pft_image_alloc();
 	pft_image_add_buffer(img, 0xC0008000u, kernel, klen);
 
-	t0 = now();
+	t0 = bench_wall();
 	ip = pft_run(&cfg, img, big, n);
-	tp = now() - t0;
-	t0 = now();
+	tp = bench_wall() - t0;
+	t0 = bench_wall();
 	io = ocsd_run(&cfg, kernel, klen, big, n);
-	to = now() - t0;
+	to = bench_wall() - t0;
 
 	printf("stream: %.1f MB (TC2 0x13 repeated), image %zu bytes\n", (double)n / 1048576.0, klen);
 	printf("libpft : %12" PRIu64 " instructions in %.3f s: %7.1f M instr/s, %7.1f MB/s\n", ip, tp,

@@ -11,33 +11,7 @@
 
 #include "pft/isa.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	b = malloc(n > 0 ? (size_t)n : 1);
-	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
-		fclose(f);
-		free(b);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return b;
-}
+#include "bench_util.h"
 
 /* One pass of the Thumb linear sweep; returns instructions decoded. */
 static unsigned long sweep_thumb(const uint8_t *b, size_t len, unsigned long *wp)
@@ -58,7 +32,7 @@ int main(int argc, char **argv)
 {
 	const char *path = argc > 1 ? argv[1] : "../shared/data/ptm/TC2/kernel_dump.bin";
 	size_t len;
-	uint8_t *b = slurp(path, &len);
+	uint8_t *b = bench_read_file(path, &len);
 	unsigned long n = 0, wp = 0, reps = 0, i;
 	double t0, t1, pft_rate, cs_rate;
 	csh h;
@@ -67,11 +41,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_isa: cannot read %s\n", path);
 		return 2;
 	}
-	t0 = now();
+	t0 = bench_wall();
 	do {
 		n += sweep_thumb(b, len, &wp);
 		reps++;
-	} while ((t1 = now()) - t0 < 1.0);
+	} while ((t1 = bench_wall()) - t0 < 1.0);
 	pft_rate = (double)n / (t1 - t0);
 	printf("pft_isa_decode  T32 sweep of %s: %lu insns in %.3f s = %.1f M insn/s (%lu waypoints/pass)\n",
 	       path, n, t1 - t0, pft_rate / 1e6, wp / reps);
@@ -82,7 +56,7 @@ int main(int argc, char **argv)
 		size_t size;
 		uint64_t addr;
 		unsigned long m = 0;
-		t0 = now();
+		t0 = bench_wall();
 		do {
 			code = b; size = len; addr = 0xC0008000u;
 			while (size >= 2) {
@@ -91,7 +65,7 @@ int main(int argc, char **argv)
 				}
 				m++;
 			}
-		} while ((t1 = now()) - t0 < 1.0);
+		} while ((t1 = bench_wall()) - t0 < 1.0);
 		cs_rate = (double)m / (t1 - t0);
 		printf("capstone cs_disasm_iter (no detail), same bytes: %.1f M insn/s; ratio %.1fx\n",
 		       cs_rate / 1e6, pft_rate / cs_rate);
@@ -109,14 +83,14 @@ int main(int argc, char **argv)
 			words[i] = (uint8_t)s;
 		}
 		n = 0;
-		t0 = now();
+		t0 = bench_wall();
 		do {
 			for (i = 0; i < N; i++) {
 				pft_isa_decode(PFT_ISA_ARM, i * 4, words + i * 4, 4, 0, &in);
 				wp += in.wp_class;
 			}
 			n += N;
-		} while ((t1 = now()) - t0 < 1.0);
+		} while ((t1 = bench_wall()) - t0 < 1.0);
 		printf("pft_isa_decode  A32 random words: %.1f M insn/s (%lu)\n",
 		       (double)n / (t1 - t0) / 1e6, wp & 1);
 	}

@@ -41,34 +41,7 @@
 #include "pft/frame.h"
 #include "pft/packet.h"
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc(n > 0 ? (size_t)n : 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
+#include "bench_util.h"
 
 struct counts {
 	uint64_t packets; /* decoded packets (not unsynced / error items) */
@@ -92,7 +65,7 @@ static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf,
 	memset(c, 0, sizeof(*c));
 	if (!d)
 		return -1;
-	t0 = now();
+	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
 		pft_pkt_feed(d, buf + pos, n);
@@ -108,7 +81,7 @@ static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf,
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	t0 = now() - t0;
+	t0 = bench_cpu() - t0;
 	pft_pkt_decoder_free(d);
 	return r == -PFT_E_EOS ? t0 : -1;
 }
@@ -128,7 +101,7 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 	memset(c, 0, sizeof(*c));
 	if (!d)
 		return -1;
-	t0 = now();
+	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
 		pft_pkt_feed(d, buf + pos, n);
@@ -146,7 +119,7 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	t0 = now() - t0;
+	t0 = bench_cpu() - t0;
 	pft_pkt_decoder_free(d);
 	return r == -PFT_E_EOS ? t0 : -1;
 }
@@ -204,7 +177,7 @@ static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf
 		ocsd_destroy_dcd_tree(t);
 		return -1;
 	}
-	t0 = now();
+	t0 = bench_cpu();
 	while (pos < len) {
 		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
 		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
@@ -216,7 +189,7 @@ static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf
 		pos += done;
 	}
 	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	t0 = now() - t0;
+	t0 = bench_cpu() - t0;
 	ocsd_destroy_dcd_tree(t);
 	return t0;
 }
@@ -291,7 +264,7 @@ int main(int argc, char **argv)
 	}
 	cfg.etmccer = 0x34C01AC2u;
 	cfg.etmidr = 0x411CF312u;
-	cap = read_file(path, &len);
+	cap = bench_read_file(path, &len);
 	if (!cap) {
 		fprintf(stderr, "bench_packet: cannot read %s (set --shared or PFT_SHARED)\n", path);
 		return 2;

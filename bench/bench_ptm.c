@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "../tests/unit/ptm_prog.h"
+#include "bench_util.h"
 
 /* The execution, recorded: instructions and exceptions in order. */
 struct rec {
@@ -86,13 +87,6 @@ static void record(struct rec *r, size_t n)
 	free(g);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void run(const struct rec *r, const char *name, uint32_t etmcr, int classify)
 {
 	struct pft_config cfg;
@@ -103,7 +97,7 @@ static void run(const struct rec *r, const char *name, uint32_t etmcr, int class
 	if (!p)
 		return;
 	uint64_t bytes = 0;
-	double t0 = now();
+	double t0 = bench_wall();
 	for (size_t i = 0; i < r->n; i++) {
 		uint32_t k = r->kind_idx[i];
 		if (k & 0x80000000u) {
@@ -121,7 +115,7 @@ static void run(const struct rec *r, const char *name, uint32_t etmcr, int class
 	size_t n;
 	while ((n = pft_ptm_read(p, out, sizeof(out))) > 0)
 		bytes += n;
-	double dt = now() - t0;
+	double dt = bench_wall() - t0;
 	printf("%-34s %9.1f M insns/s  %6.2f bytes/insn  (%zu insns, %.3f s)\n", name,
 	       (double)r->nin / dt / 1e6, (double)bytes / (double)r->nin, r->nin, dt);
 	pft_ptm_free(p);
