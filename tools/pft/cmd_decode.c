@@ -170,7 +170,9 @@ int cmd_decode(int argc, char **argv)
 	struct pft_flow_stats st;
 	FILE *f = NULL;
 	const char *outpath = NULL;
-	int c, r, nimg = 0, dumps = 1, disasm = 1, ranges = 0, json = 0, stats = 0, addrs = 0;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int k, c, r, nimg = 0, dumps = 1, disasm = 1, ranges = 0, json = 0, stats = 0, addrs = 0;
 	int rc = PFT_EXIT_OK, err;
 	enum decode_format fmt;
 	uint64_t problems;
@@ -255,7 +257,7 @@ int cmd_decode(int argc, char **argv)
 	      json ? (ranges ? DECODE_JSON_RANGES : DECODE_JSON) :
 	      ranges ? DECODE_RANGES : DECODE_TEXT;
 
-	r = input_open(&in, argv[optind], &io, "decode");
+	r = input_open(&in, argv[optind], &io, 0, "decode");
 	if (r)
 		return r;
 	img = pft_image_alloc();
@@ -284,7 +286,23 @@ int cmd_decode(int argc, char **argv)
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	err = pft_flow_feed(dec, in.stream, in.len);
+	err = 0;
+	while ((k = input_read(&in, &buf, &len)) > 0) {
+		err = pft_flow_feed(dec, buf, len);
+		while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+			if (decode_out_item(out, &it)) {
+				err = -PFT_E_IO;
+				break;
+			}
+		}
+		if (err != -PFT_E_AGAIN)
+			break;
+		err = 0;
+	}
+	if (k < 0) {
+		rc = in.exit_code;
+		goto out;
+	}
 	if (!err)
 		err = pft_flow_end(dec);
 	while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
@@ -293,6 +311,20 @@ int cmd_decode(int argc, char **argv)
 			break;
 		}
 	}
+	if (err != -PFT_E_IO && err != -PFT_E_EOS) {
+		/* the decoder stopped: what is left of the input is still read
+		   for the end-of-stream checks */
+		while ((k = input_read(&in, &buf, &len)) > 0)
+			;
+		if (k < 0) {
+			rc = in.exit_code;
+			goto out;
+		}
+	}
+	/* what needs the whole capture (an absent trace ID in a pipe) */
+	rc = input_finish(&in, "decode");
+	if (rc)
+		goto out;
 	if (decode_out_finish(out, dec) || err == -PFT_E_IO) {
 		cli_error("decode", "error writing %s", outpath ? outpath : "standard output");
 		rc = PFT_EXIT_USAGE;
@@ -317,12 +349,12 @@ int cmd_decode(int argc, char **argv)
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
 	}
-	if (in.len == 0) {
+	if (in.delivered == 0) {
 		cli_error("decode", "no trace data for trace ID 0x%02X", in.trace_id);
 		rc = PFT_EXIT_DATA;
 	} else if (st.events[PFT_EV_TRACE_ON] == 0) {
-		cli_error("decode", "trace ID 0x%02X: no instruction synchronisation (I-sync) in %zu "
-			  "bytes%s: nothing could be decoded", in.trace_id, in.len,
+		cli_error("decode", "trace ID 0x%02X: no instruction synchronisation (I-sync) in %" PRIu64 " "
+			  "bytes%s: nothing could be decoded", in.trace_id, in.delivered,
 			  st.packets ? "" : " (not even an A-sync)");
 		rc = PFT_EXIT_DATA;
 	}

@@ -49,7 +49,7 @@ static void help(FILE *f)
 
 struct dump {
 	FILE *out;
-	const struct input *in;
+	struct input *in;
 	int json;
 	uint64_t count[PFT_PKT_NR_TYPES];
 	uint64_t bytes[PFT_PKT_NR_TYPES];
@@ -235,8 +235,11 @@ static void header(struct dump *d)
 	fprintf(d->out, "# pft dump %s", in->path);
 	if (in->source_name)
 		fprintf(d->out, " source %s", in->source_name);
-	fprintf(d->out, " trace ID 0x%02X format %s: %zu stream bytes\n", in->trace_id,
-		pft_frame_format_name(in->format), in->len);
+	fprintf(d->out, " trace ID 0x%02X format %s: ", in->trace_id, pft_frame_format_name(in->format));
+	if (in->stream_len != INPUT_LEN_UNKNOWN)
+		fprintf(d->out, "%" PRIu64 " stream bytes\n", in->stream_len);
+	else
+		fprintf(d->out, "stream length not known in advance (a pipe)\n");
 	fprintf(d->out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
 		" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
 	fprintf(d->out, "#  offset  bytes                                            type             fields\n");
@@ -258,8 +261,8 @@ static void stats(struct dump *d)
 		json_string(d->out, in->path);
 		fprintf(d->out, ",\"buffer\":");
 		json_string(d->out, in->buffer_path ? in->buffer_path : in->path);
-		fprintf(d->out, ",\"format\":\"%s\",\"trace_id\":%u,\"stream_bytes\":%zu,\"accounted_bytes\":%" PRIu64
-			",\"items\":%" PRIu64 ",\"types\":{", pft_frame_format_name(in->format), in->trace_id, in->len, nb, np);
+		fprintf(d->out, ",\"format\":\"%s\",\"trace_id\":%u,\"stream_bytes\":%" PRIu64 ",\"accounted_bytes\":%" PRIu64
+			",\"items\":%" PRIu64 ",\"types\":{", pft_frame_format_name(in->format), in->trace_id, in->delivered, nb, np);
 		for (t = 1; t < PFT_PKT_NR_TYPES; t++)
 			fprintf(d->out, "%s\"%s\":{\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
 				t > 1 ? "," : "", pft_pkt_type_name((enum pft_pkt_type)t), d->count[t],
@@ -279,13 +282,32 @@ static void stats(struct dump *d)
 		fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n",
 			pft_pkt_type_name((enum pft_pkt_type)t), d->count[t], d->bytes[t]);
 	fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n", "total", np, nb);
-	fprintf(d->out, "stream bytes %zu, accounted for %" PRIu64 " (%s)\n", in->len, nb,
-		nb == in->len ? "all" : "MISMATCH");
+	fprintf(d->out, "stream bytes %" PRIu64 ", accounted for %" PRIu64 " (%s)\n", in->delivered, nb,
+		nb == in->delivered ? "all" : "MISMATCH");
 	if (in->format != PFT_FRAME_RAW)
 		fprintf(d->out, "capture bytes %" PRIu64 ": %" PRIu64 " data (all IDs), %" PRIu64
 			" frame overhead, %" PRIu64 " sync, %" PRIu64 " unsynced, %" PRIu64
 			" in frame errors; %" PRIu64 " frames\n",
 			fs->bytes_in, fs->data, fs->overhead, fs->sync, fs->unsynced, fs->error, fs->frames);
+}
+
+static void packet(struct dump *d, const struct pft_packet *p, int want_stats)
+{
+	if (p->type < PFT_PKT_NR_TYPES) {
+		d->count[p->type]++;
+		d->bytes[p->type] += p->size;
+	}
+	if (p->type == PFT_PKT_ERROR && !d->errors++)
+		d->first_error = p->offset;
+	if (want_stats)
+		return;
+	if (d->json) {
+		json_line(d, p);
+		/* packets come in offset order, each byte once */
+		input_release(d->in, p->offset + p->size);
+	} else {
+		text_line(d, p);
+	}
 }
 
 int cmd_dump(int argc, char **argv)
@@ -304,7 +326,9 @@ int cmd_dump(int argc, char **argv)
 	struct pft_pkt_decoder *dec;
 	struct pft_packet p;
 	const char *outpath = NULL;
-	int c, r, want_stats = 0, rc;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int c, r, k, want_stats = 0, rc;
 
 	memset(&d, 0, sizeof d);
 	input_opts_init(&io);
@@ -338,7 +362,7 @@ int cmd_dump(int argc, char **argv)
 		cli_error("dump", "one input only; unexpected '%s'", argv[optind + 1]);
 		return PFT_EXIT_USAGE;
 	}
-	r = input_open(&in, argv[optind], &io, "dump");
+	r = input_open(&in, argv[optind], &io, d.json, "dump");
 	if (r)
 		return r;
 	dec = pft_pkt_decoder_alloc(&in.config);
@@ -356,22 +380,29 @@ int cmd_dump(int argc, char **argv)
 	d.in = &in;
 	if (!want_stats && !d.json)
 		header(&d);
-	pft_pkt_feed(dec, in.stream, in.len);
-	pft_pkt_end(dec);
-	while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0) {
-		if (p.type < PFT_PKT_NR_TYPES) {
-			d.count[p.type]++;
-			d.bytes[p.type] += p.size;
-		}
-		if (p.type == PFT_PKT_ERROR && !d.errors++)
-			d.first_error = p.offset;
-		if (want_stats)
-			continue;
-		if (d.json)
-			json_line(&d, &p);
+	k = 0;
+	r = -PFT_E_AGAIN;
+	while (r == -PFT_E_AGAIN) {
+		k = input_read(&in, &buf, &len);
+		if (k < 0)
+			break;
+		if (k == 0)
+			pft_pkt_end(dec);
 		else
-			text_line(&d, &p);
+			pft_pkt_feed(dec, buf, len);
+		while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0)
+			packet(&d, &p, want_stats);
+		if (k == 0)
+			break;
 	}
+	if (k < 0) {
+		rc = in.exit_code;
+		goto out;
+	}
+	/* what needs the whole capture (an absent trace ID in a pipe) */
+	rc = input_finish(&in, "dump");
+	if (rc)
+		goto out;
 	if (want_stats)
 		stats(&d);
 	/* One message for everything wrong with the data. */
@@ -395,6 +426,7 @@ int cmd_dump(int argc, char **argv)
 		cli_error("dump", "%s", msg);
 		rc = PFT_EXIT_DATA;
 	}
+out:
 	if (fflush(d.out) || ferror(d.out)) {
 		cli_error("dump", "error writing %s", outpath ? outpath : "standard output");
 		rc = PFT_EXIT_USAGE;

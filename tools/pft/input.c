@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "input.h"
@@ -216,54 +218,6 @@ int input_config(const struct input_opts *o, struct pft_config *cfg, const char 
 	return check_config(cfg, cmd, NULL);
 }
 
-/* Whole file (or stdin for "-") into memory. */
-static int read_all(const char *path, uint8_t **out, size_t *len, const char *cmd)
-{
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	uint8_t *buf = NULL;
-	size_t n = 0, cap = 0;
-
-	*out = NULL;
-	*len = 0;
-	if (!f) {
-		cli_error(cmd, "cannot open %s: %s", path, strerror(errno));
-		return PFT_EXIT_USAGE;
-	}
-	for (;;) {
-		size_t got;
-
-		if (n == cap) {
-			uint8_t *nb;
-			cap = cap ? cap * 2 : 1 << 16;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				cli_error(cmd, "%s: out of memory", path);
-				free(buf);
-				if (f != stdin)
-					fclose(f);
-				return PFT_EXIT_USAGE;
-			}
-			buf = nb;
-		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (!got)
-			break;
-	}
-	if (ferror(f)) {
-		cli_error(cmd, "cannot read %s: %s", path, strerror(errno));
-		free(buf);
-		if (f != stdin)
-			fclose(f);
-		return PFT_EXIT_USAGE;
-	}
-	if (f != stdin)
-		fclose(f);
-	*out = buf;
-	*len = n;
-	return PFT_EXIT_OK;
-}
-
 static void describe_ids(const struct pft_frame_stats *st, char *buf, size_t cap)
 {
 	size_t n = 0;
@@ -281,21 +235,126 @@ static void describe_ids(const struct pft_frame_stats *st, char *buf, size_t cap
 		snprintf(buf, cap, "no trace data at all");
 }
 
+/* Open the capture file (or stdin) for reading in chunks; *size gets its
+ * length if it is a regular file, else -1. */
+static int open_capture(struct input *in, const char *path, int64_t *size, const char *cmd)
+{
+	struct stat sb;
+
+	*size = -1;
+	in->fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+	if (in->fd < 0) {
+		cli_error(cmd, "cannot open %s: %s", path, strerror(errno));
+		return PFT_EXIT_USAGE;
+	}
+	in->buffer_path = path;
+	if (fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+	    lseek(in->fd, 0, SEEK_CUR) == 0)
+		*size = (int64_t)sb.st_size;
+	in->cbuf = malloc(INPUT_CHUNK);
+	in->obuf = malloc(INPUT_CHUNK + 4 * PFT_FRAME_SIZE);
+	if (!in->cbuf || !in->obuf) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	return PFT_EXIT_OK;
+}
+
+/* Next capture chunk into cbuf (clen 0 and eof at the end); -1 on error. */
+static int read_capture(struct input *in)
+{
+	ssize_t got;
+
+	do
+		got = read(in->fd, in->cbuf, INPUT_CHUNK);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		cli_error(in->cmd, "cannot read %s: %s",
+			  strcmp(in->buffer_path, "-") ? in->buffer_path : "standard input",
+			  strerror(errno));
+		in->exit_code = PFT_EXIT_USAGE;
+		return -1;
+	}
+	in->clen = (size_t)got;
+	in->capture_len += (uint64_t)got;
+	if (!got)
+		in->eof = 1;
+	return 0;
+}
+
+static void note_frame_error(struct input *in, const struct pft_frame_item *it)
+{
+	if (!in->frame_errors++)
+		snprintf(in->frame_error_msg, sizeof in->frame_error_msg,
+			 "%s at capture offset %llu (%u bytes)",
+			 it->type == PFT_FRAME_ITEM_ERROR ?
+				 pft_frame_error_name((enum pft_frame_error)it->reason) :
+				 "no FSYNC found",
+			 (unsigned long long)it->capture_offset, it->len);
+}
+
+/* One pass over a regular file, de-formatting only: the trace IDs it holds
+ * (frame_stats) and its frame errors.  The file is rewound after. */
+static int scan_ids(struct input *in, const char *cmd)
+{
+	struct pft_frame_decoder *d = pft_frame_decoder_alloc(in->format, 0);
+	struct pft_frame_item it;
+	int r;
+
+	if (!d) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	for (;;) {
+		while ((r = pft_frame_next(d, &it, sizeof it)) == 0)
+			if (it.type != PFT_FRAME_ITEM_DATA)
+				note_frame_error(in, &it);
+		if (r != -PFT_E_AGAIN)
+			break;
+		if (read_capture(in)) {
+			pft_frame_decoder_free(d);
+			return in->exit_code;
+		}
+		if (in->eof)
+			pft_frame_end(d);
+		else
+			pft_frame_feed(d, in->cbuf, in->clen);
+	}
+	pft_frame_get_stats(d, &in->frame_stats);
+	pft_frame_decoder_free(d);
+	in->eof = 0;
+	in->capture_len = 0;
+	if (lseek(in->fd, 0, SEEK_SET) != 0) {
+		cli_error(cmd, "cannot rewind %s: %s", in->buffer_path, strerror(errno));
+		return PFT_EXIT_USAGE;
+	}
+	return PFT_EXIT_OK;
+}
+
 static int add_seg(struct input *in, uint64_t stream, uint64_t capture)
 {
-	if (in->nseg) {
+	if (in->nseg > in->seg0) {
 		const struct input_segment *l = &in->seg[in->nseg - 1];
 		/* continues the last segment? (its length is up to the next) */
 		if (capture - l->capture == stream - l->stream)
 			return 0;
 	}
 	if (in->nseg == in->segcap) {
-		size_t nc = in->segcap ? in->segcap * 2 : 256;
-		struct input_segment *ns = realloc(in->seg, nc * sizeof(*ns));
-		if (!ns)
-			return -1;
-		in->seg = ns;
-		in->segcap = nc;
+		size_t nc = in->segcap ? in->segcap * 2 : 4096;
+		struct input_segment *ns;
+
+		if (in->seg0 >= in->segcap / 2 && in->seg0) {
+			/* reuse the released front */
+			memmove(in->seg, in->seg + in->seg0, (in->nseg - in->seg0) * sizeof(*ns));
+			in->nseg -= in->seg0;
+			in->seg0 = 0;
+		} else {
+			ns = realloc(in->seg, nc * sizeof(*ns));
+			if (!ns)
+				return -1;
+			in->seg = ns;
+			in->segcap = nc;
+		}
 	}
 	in->seg[in->nseg].stream = stream;
 	in->seg[in->nseg].capture = capture;
@@ -303,11 +362,24 @@ static int add_seg(struct input *in, uint64_t stream, uint64_t capture)
 	return 0;
 }
 
+/* Forget the segments that only cover stream bytes below in->release. */
+static void trim_segs(struct input *in)
+{
+	if (!in->track) {
+		in->seg0 = in->nseg = 0;
+		return;
+	}
+	while (in->nseg - in->seg0 > 1 && in->seg[in->seg0 + 1].stream <= in->release)
+		in->seg0++;
+	if (in->seg0 == in->nseg)
+		in->seg0 = in->nseg = 0;
+}
+
 uint64_t input_capture_offset(const struct input *in, uint64_t off)
 {
-	size_t lo = 0, hi = in->nseg;
+	size_t lo = in->seg0, hi = in->nseg;
 
-	if (!in->nseg)
+	if (in->nseg <= in->seg0)
 		return off;
 	while (hi - lo > 1) {
 		size_t mid = (lo + hi) / 2;
@@ -319,119 +391,205 @@ uint64_t input_capture_offset(const struct input *in, uint64_t off)
 	return in->seg[lo].capture + (off - in->seg[lo].stream);
 }
 
-/* De-format cap: stats only (id < 0), or collect id's stream into in. */
-static int deformat(struct input *in, const uint8_t *cap, size_t len, int id, const char *cmd)
+/* The next de-formatted chunk of the chosen ID into obuf (olen 0 and done
+ * at the end).  -1 on a read error. */
+static int fill_frames(struct input *in)
 {
-	struct pft_frame_decoder *d = pft_frame_decoder_alloc(in->format, 0);
 	struct pft_frame_item it;
 	int r;
+	uint32_t i;
 
-	if (!d) {
-		cli_error(cmd, "out of memory");
+	in->olen = 0;
+	for (;;) {
+		if (in->olen + PFT_FRAME_MAX_RUN > INPUT_CHUNK)
+			return 0;
+		r = pft_frame_next(in->fdec, &it, sizeof it);
+		if (r == -PFT_E_AGAIN) {
+			pft_frame_get_stats(in->fdec, &in->frame_stats);
+			if (in->olen)
+				return 0;
+			if (read_capture(in))
+				return -1;
+			if (in->eof)
+				pft_frame_end(in->fdec);
+			else
+				pft_frame_feed(in->fdec, in->cbuf, in->clen);
+			continue;
+		}
+		if (r) { /* -PFT_E_EOS */
+			pft_frame_get_stats(in->fdec, &in->frame_stats);
+			in->done = 1;
+			return 0;
+		}
+		if (it.type != PFT_FRAME_ITEM_DATA) {
+			note_frame_error(in, &it);
+			continue;
+		}
+		if (in->lock_id < 0 && it.id >= 1 && it.id < 128) {
+			in->lock_id = it.id; /* no ID chosen, a pipe: the first with data */
+			in->trace_id = it.id;
+		}
+		if (it.id != in->lock_id)
+			continue;
+		for (i = 0; i < it.len; i++)
+			if (in->track &&
+			    add_seg(in, it.stream_offset + i, pft_frame_item_byte_offset(&it, i))) {
+				cli_error(in->cmd, "out of memory");
+				in->exit_code = PFT_EXIT_USAGE;
+				return -1;
+			}
+		memcpy(in->obuf + in->olen, it.data, it.len);
+		in->olen += it.len;
+	}
+}
+
+/* The next chunk into cbuf/obuf; in->have says whether there is one. */
+static int fill(struct input *in)
+{
+	in->have = 0;
+	if (in->done)
+		return 0;
+	trim_segs(in);
+	if (in->format == PFT_FRAME_RAW) {
+		if (read_capture(in))
+			return -1;
+		in->frame_stats.bytes_in += in->clen;
+		in->frame_stats.data += in->clen;
+		in->olen = in->clen;
+		if (in->eof)
+			in->done = 1;
+	} else if (fill_frames(in)) {
+		return -1;
+	}
+	in->have = in->olen > 0;
+	return 0;
+}
+
+int input_read(struct input *in, const uint8_t **buf, size_t *len)
+{
+	if (in->exit_code)
+		return -1;
+	while (!in->have) {
+		if (in->done)
+			return 0;
+		if (fill(in))
+			return -1;
+	}
+	*buf = in->format == PFT_FRAME_RAW ? in->cbuf : in->obuf;
+	*len = in->olen;
+	in->delivered += in->olen;
+	in->have = 0;
+	return 1;
+}
+
+int input_finish(struct input *in, const char *cmd)
+{
+	char ids[600];
+	int k, n = 0;
+
+	in->stream_len = in->delivered;
+	if (in->format == PFT_FRAME_RAW)
+		return PFT_EXIT_OK;
+	for (k = 1; k < 128; k++)
+		n += in->frame_stats.id_bytes[k] != 0;
+	if (in->lock_id < 0) {
+		cli_error(cmd, "%s holds no trace data in %s format (%llu capture bytes%s%s)", in->what,
+			  pft_frame_format_name(in->format), (unsigned long long)in->capture_len,
+			  in->frame_errors ? "; " : "", in->frame_error_msg);
+		return PFT_EXIT_DATA;
+	}
+	if (in->auto_id && n > 1) {
+		describe_ids(&in->frame_stats, ids, sizeof ids);
+		cli_error(cmd, "%s holds several trace IDs: %s; choose one with --id (read 0x%02X, the first)",
+			  in->what, ids, in->trace_id);
 		return PFT_EXIT_USAGE;
 	}
-	if (id >= 0) {
-		in->stream = malloc(len ? len : 1);
-		if (!in->stream) {
-			pft_frame_decoder_free(d);
+	if (!in->delivered) {
+		describe_ids(&in->frame_stats, ids, sizeof ids);
+		cli_error(cmd, "no data for trace ID 0x%02X in %s; it holds %s", in->trace_id, in->what,
+			  ids);
+		return PFT_EXIT_USAGE;
+	}
+	return PFT_EXIT_OK;
+}
+
+/* The capture is open (in->fd): choose the trace ID (id < 0: the only one
+ * with data), check what can be checked up front, and read the first chunk. */
+static int start_capture(struct input *in, int64_t size, int id, int scanned, const char *cmd)
+{
+	char ids[600];
+	int r, was_auto = id < 0 && in->format != PFT_FRAME_RAW;
+
+	in->stream_len = INPUT_LEN_UNKNOWN;
+	if (size == 0) {
+		cli_error(cmd, "%s is empty: no trace to read", in->what);
+		return PFT_EXIT_DATA;
+	}
+	if (in->format == PFT_FRAME_RAW) {
+		if (size > 0)
+			in->stream_len = (uint64_t)size;
+	} else {
+		if (size > 0 && !scanned) {
+			r = scan_ids(in, cmd);
+			if (r)
+				return r;
+			scanned = 1;
+		}
+		if (scanned && id < 0) {
+			/* no ID chosen: the only one with data */
+			int found = -1, k;
+
+			for (k = 1; k < 128; k++)
+				if (in->frame_stats.id_bytes[k]) {
+					if (found >= 0) {
+						describe_ids(&in->frame_stats, ids, sizeof ids);
+						cli_error(cmd, "%s holds several trace IDs: %s; choose one with --id",
+							  in->what, ids);
+						return PFT_EXIT_USAGE;
+					}
+					found = k;
+				}
+			if (found < 0) {
+				cli_error(cmd, "%s holds no trace data in %s format (%llu capture bytes%s%s)",
+					  in->what, pft_frame_format_name(in->format),
+					  (unsigned long long)size, in->frame_errors ? "; " : "",
+					  in->frame_error_msg);
+				return PFT_EXIT_DATA;
+			}
+			id = found;
+		}
+		if (scanned) {
+			if (!in->frame_stats.id_bytes[id]) {
+				describe_ids(&in->frame_stats, ids, sizeof ids);
+				cli_error(cmd, "no data for trace ID 0x%02X in %s; it holds %s", id,
+					  in->what, ids);
+				return PFT_EXIT_USAGE;
+			}
+			in->stream_len = in->frame_stats.id_bytes[id];
+		}
+		/* the main pass counts again */
+		memset(&in->frame_stats, 0, sizeof in->frame_stats);
+		in->frame_errors = 0;
+		in->frame_error_msg[0] = '\0';
+		in->auto_id = id < 0;
+		in->lock_id = id;
+		if (id >= 0)
+			in->trace_id = (uint8_t)id;
+		in->fdec = pft_frame_decoder_alloc(in->format, 0);
+		if (!in->fdec) {
 			cli_error(cmd, "out of memory");
 			return PFT_EXIT_USAGE;
 		}
 	}
-	pft_frame_feed(d, cap, len);
-	pft_frame_end(d);
-	while ((r = pft_frame_next(d, &it, sizeof it)) == 0) {
-		uint32_t i;
-
-		if (it.type != PFT_FRAME_ITEM_DATA) {
-			if (!in->frame_errors++)
-				snprintf(in->frame_error_msg, sizeof in->frame_error_msg,
-					 "%s at capture offset %llu (%u bytes)",
-					 it.type == PFT_FRAME_ITEM_ERROR ?
-						 pft_frame_error_name((enum pft_frame_error)it.reason) :
-						 "no FSYNC found",
-					 (unsigned long long)it.capture_offset, it.len);
-			continue;
-		}
-		if (id < 0 || it.id != id)
-			continue;
-		for (i = 0; i < it.len; i++) {
-			if (add_seg(in, it.stream_offset + i, pft_frame_item_byte_offset(&it, i))) {
-				pft_frame_decoder_free(d);
-				cli_error(cmd, "out of memory");
-				return PFT_EXIT_USAGE;
-			}
-			in->stream[in->len++] = it.data[i];
-		}
-	}
-	pft_frame_get_stats(d, &in->frame_stats);
-	pft_frame_decoder_free(d);
-	return PFT_EXIT_OK;
-}
-
-/* Take the capture (owned) and fill in->stream for in->trace_id. */
-static int load_capture(struct input *in, uint8_t *cap, size_t len, int id, const char *what,
-			const char *cmd)
-{
-	char ids[600];
-	int r;
-
-	in->capture_len = len;
-	if (!len) {
-		free(cap);
-		cli_error(cmd, "%s is empty: no trace to read", what);
+	if (fill(in))
+		return in->exit_code;
+	if (!in->capture_len) {
+		cli_error(cmd, "%s is empty: no trace to read", in->what);
 		return PFT_EXIT_DATA;
 	}
-	if (in->format == PFT_FRAME_RAW) {
-		in->stream = cap;
-		in->len = len;
-		in->frame_stats.bytes_in = len;
-		in->frame_stats.data = len;
-		return PFT_EXIT_OK;
-	}
-	if (id < 0) {
-		/* no ID chosen: the only one with data */
-		int found = -1, k;
-
-		r = deformat(in, cap, len, -1, cmd);
-		if (r) {
-			free(cap);
-			return r;
-		}
-		for (k = 1; k < 128; k++)
-			if (in->frame_stats.id_bytes[k]) {
-				if (found >= 0) {
-					describe_ids(&in->frame_stats, ids, sizeof ids);
-					cli_error(cmd, "%s holds several trace IDs: %s; choose one with --id",
-						  what, ids);
-					free(cap);
-					return PFT_EXIT_USAGE;
-				}
-				found = k;
-			}
-		if (found < 0) {
-			free(cap);
-			cli_error(cmd, "%s holds no trace data in %s format (%llu capture bytes%s%s)", what,
-				  pft_frame_format_name(in->format), (unsigned long long)len,
-				  in->frame_errors ? "; " : "", in->frame_error_msg);
-			return PFT_EXIT_DATA;
-		}
-		in->frame_errors = 0;
-		in->frame_error_msg[0] = '\0';
-		id = found;
-		if (!(in->config.etmtraceidr & 0x7F) || in->config.etmtraceidr != (uint32_t)id)
-			in->config.etmtraceidr = (uint32_t)id;
-	}
-	in->trace_id = (uint8_t)id;
-	r = deformat(in, cap, len, id, cmd);
-	free(cap);
-	if (r)
-		return r;
-	if (!in->len) {
-		describe_ids(&in->frame_stats, ids, sizeof ids);
-		cli_error(cmd, "no data for trace ID 0x%02X in %s; it holds %s", id, what, ids);
-		return PFT_EXIT_USAGE;
-	}
+	if (was_auto && in->lock_id >= 0 &&
+	    (!(in->config.etmtraceidr & 0x7F) || in->config.etmtraceidr != (uint32_t)in->lock_id))
+		in->config.etmtraceidr = (uint32_t)in->lock_id;
 	return PFT_EXIT_OK;
 }
 
@@ -456,9 +614,8 @@ static int open_snapshot(struct input *in, const char *dir, const struct input_o
 {
 	char msg[700], list[600];
 	struct pft_snapshot_source s;
-	int idx, r, fmt, explicit_choice = 1;
-	uint8_t *cap;
-	size_t len;
+	int idx, r, fmt, explicit_choice = 1, scanned = 0;
+	int64_t size;
 
 	r = pft_snapshot_open(dir, &in->snap, msg, sizeof msg);
 	if (r) {
@@ -526,26 +683,26 @@ static int open_snapshot(struct input *in, const char *dir, const struct input_o
 		return r;
 	in->source_name = s.name;
 	in->core_name = s.core;
-	in->buffer_path = s.buffer_file;
-	r = read_all(s.buffer_file, &cap, &len, cmd);
+	snprintf(in->what, sizeof in->what, "%s (buffer of %s)", s.buffer_file, s.name);
+	r = open_capture(in, s.buffer_file, &size, cmd);
 	if (r)
 		return r;
 
-	if (!explicit_choice && in->format != PFT_FRAME_RAW && len) {
+	if (!explicit_choice && in->format != PFT_FRAME_RAW && size > 0) {
 		/* Several PTMs share the buffer: take the first one with data. */
-		struct input probe;
 		size_t i;
 
-		memset(&probe, 0, sizeof probe);
-		probe.format = in->format;
-		if (deformat(&probe, cap, len, -1, cmd) == PFT_EXIT_OK &&
-		    !probe.frame_stats.id_bytes[s.trace_id]) {
+		r = scan_ids(in, cmd);
+		if (r)
+			return r;
+		scanned = 1;
+		if (!in->frame_stats.id_bytes[s.trace_id]) {
 			for (i = 0; i < pft_snapshot_source_count(in->snap); i++) {
 				struct pft_snapshot_source t;
 
 				pft_snapshot_source(in->snap, i, &t);
 				if (t.is_ptm && t.buffer_file && !strcmp(t.buffer_file, s.buffer_file) &&
-				    probe.frame_stats.id_bytes[t.trace_id]) {
+				    in->frame_stats.id_bytes[t.trace_id]) {
 					s = t;
 					in->config = s.config;
 					apply_opts(&in->config, o);
@@ -553,29 +710,32 @@ static int open_snapshot(struct input *in, const char *dir, const struct input_o
 					in->core_name = s.core;
 					snprintf(msg, sizeof msg, "%s (source %s)", dir, s.name);
 					r = check_config(&in->config, cmd, msg);
-					if (r) {
-						free(cap);
+					if (r)
 						return r;
-					}
+					snprintf(in->what, sizeof in->what, "%s (buffer of %s)",
+						 s.buffer_file, s.name);
 					break;
 				}
 			}
 		}
 	}
 	in->trace_id = (uint8_t)(in->config.etmtraceidr & 0x7F);
-	snprintf(msg, sizeof msg, "%s (buffer of %s)", s.buffer_file, s.name);
-	return load_capture(in, cap, len, in->format == PFT_FRAME_RAW ? -1 : in->trace_id, msg, cmd);
+	return start_capture(in, size, in->format == PFT_FRAME_RAW ? -1 : in->trace_id, scanned, cmd);
 }
 
-int input_open(struct input *in, const char *path, const struct input_opts *o, const char *cmd)
+int input_open(struct input *in, const char *path, const struct input_opts *o, int capture_offsets,
+	       const char *cmd)
 {
 	struct stat sb;
-	uint8_t *cap;
-	size_t len;
+	int64_t size;
 	int r, id;
 
 	memset(in, 0, sizeof(*in));
+	in->fd = -1;
 	in->path = path;
+	in->cmd = cmd;
+	in->track = capture_offsets;
+	in->lock_id = -1;
 	if (!path) {
 		cli_error(cmd, "no input given (a snapshot folder, a capture file or -)");
 		return PFT_EXIT_USAGE;
@@ -592,16 +752,17 @@ int input_open(struct input *in, const char *path, const struct input_opts *o, c
 			return r;
 		in->format = o->format >= 0 ? (enum pft_frame_format)o->format :
 			     o->id >= 0 ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
-		in->buffer_path = path;
-		r = read_all(path, &cap, &len, cmd);
-		if (r)
+		snprintf(in->what, sizeof in->what, "%s", strcmp(path, "-") ? path : "standard input");
+		r = open_capture(in, path, &size, cmd);
+		if (r) {
+			input_close(in);
 			return r;
+		}
 		id = o->id;
 		if (id < 0 && (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR))
 			id = (int)(o->regs.etmtraceidr & 0x7F);
 		in->trace_id = (uint8_t)(in->config.etmtraceidr & 0x7F);
-		r = load_capture(in, cap, len, in->format == PFT_FRAME_RAW ? -1 : id,
-				 strcmp(path, "-") ? path : "standard input", cmd);
+		r = start_capture(in, size, in->format == PFT_FRAME_RAW ? -1 : id, 0, cmd);
 		if (!r && in->format != PFT_FRAME_RAW) {
 			char why[300];
 			/* the ID found in the capture becomes ETMTRACEIDR */
@@ -620,8 +781,13 @@ void input_close(struct input *in)
 {
 	if (!in)
 		return;
-	free(in->stream);
+	if (in->fd > STDIN_FILENO)
+		close(in->fd);
+	free(in->cbuf);
+	free(in->obuf);
 	free(in->seg);
+	pft_frame_decoder_free(in->fdec);
 	pft_snapshot_close(in->snap);
 	memset(in, 0, sizeof(*in));
+	in->fd = -1;
 }

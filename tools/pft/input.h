@@ -27,8 +27,8 @@
  *      --contextid-bytes 0|1|2|4  --pft-version 1.0|1.1
  *
  * 2. input_open(): positional argument (snapshot folder, capture file, or
- *    "-" for stdin) + options -> configuration, the de-formatted PFT byte
- *    stream of the chosen source, and the snapshot (memory dumps).
+ *    "-" for stdin) + options -> configuration, the snapshot (memory dumps)
+ *    and a reader of the de-formatted PFT byte stream of the chosen source.
  *    Configuration = pft_config_init() defaults, then the snapshot's [regs],
  *    then --etmXX values, then the named flags; it must pass
  *    pft_config_check().
@@ -37,13 +37,31 @@
  *    trace ID with data.  Capture format: --format, else the snapshot's
  *    buffer format, else "frames" when --id is given and "raw" otherwise.
  *
+ *    Streaming: the capture is read in chunks of INPUT_CHUNK bytes through
+ *    the frame deformatter; input_read() hands out the chosen source's bytes
+ *    chunk by chunk, so memory stays bounded whatever the input size.  A
+ *    regular file in frame format is first scanned once (de-formatting
+ *    only, nothing kept) for the trace IDs it holds, so that the choice of
+ *    ID, an absent ID and the stream length are known up front.  A pipe
+ *    cannot be read twice: there the first trace ID with data is taken when
+ *    no ID is given, stream_len is INPUT_LEN_UNKNOWN, and input_finish()
+ *    reports at the end what could not be known before (an ID without data,
+ *    several IDs, no data at all).
+ *
+ *        r = input_open(&in, path, &io, "dump");      // exit code, message printed
+ *        while ((k = input_read(&in, &buf, &len)) > 0)
+ *            feed buf[0..len) (valid until the next input_read);
+ *        if (k < 0) -> in.exit_code (read error, message printed)
+ *        r = input_finish(&in, "dump");               // end-of-stream checks
+ *        input_close(&in);
+ *
  *    Every failure prints one message "pft <cmd>: ..." on stderr and returns
  *    the exit code: PFT_EXIT_USAGE for a missing file, bad snapshot, bad
  *    options, nonsense registers or an absent trace ID (the message lists
  *    the IDs the capture holds); PFT_EXIT_DATA for an empty input or
- *    stream.  Frame errors (a truncated frame ...) do not fail input_open:
+ *    stream.  Frame errors (a truncated frame ...) do not fail the reader:
  *    they are counted in frame_errors, and the first is described in
- *    frame_error_msg, for the command to report.
+ *    frame_error_msg, for the command to report at the end.
  *
  * 3. input_config(): the options alone -> struct pft_config, for commands
  *    that generate trace (no input file). */
@@ -125,6 +143,9 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
  * pft_config_check.  PFT_EXIT_OK or PFT_EXIT_USAGE (message printed). */
 int input_config(const struct input_opts *o, struct pft_config *cfg, const char *cmd);
 
+#define INPUT_CHUNK (1u << 20) /* capture bytes per read */
+#define INPUT_LEN_UNKNOWN UINT64_MAX     /* stream_len of a pipe in frame format */
+
 struct input_segment { /* stream bytes [stream, next.stream) sit at capture, capture+1 ... */
 	uint64_t stream;
 	uint64_t capture;
@@ -135,26 +156,59 @@ struct input {
 	struct pft_config config;  /* checked */
 	uint8_t trace_id;          /* the ID read (frames), or ETMTRACEIDR (raw) */
 	enum pft_frame_format format;
-	uint8_t *stream;           /* de-formatted PFT bytes of the chosen source */
-	size_t len;
-	uint64_t capture_len;      /* bytes in the capture */
+	uint64_t stream_len;       /* stream bytes of the source: known up front for a
+	                              regular file, else INPUT_LEN_UNKNOWN until the end */
+	uint64_t delivered;        /* stream bytes handed out by input_read so far */
+	uint64_t capture_len;      /* capture bytes read so far (all of them at the end) */
 	struct pft_snapshot *snap; /* NULL unless the input is a snapshot folder */
 	const char *source_name;   /* snapshot source, or NULL */
 	const char *core_name;     /* core it traces (memory dumps: pft_snapshot_dump), or NULL */
 	const char *buffer_path;   /* the capture file read */
-	struct pft_frame_stats frame_stats;
+	struct pft_frame_stats frame_stats; /* so far; complete at the end */
 	uint64_t frame_errors;     /* ERROR/UNSYNCED frame items */
 	char frame_error_msg[256]; /* the first, described; "" if none */
-	struct input_segment *seg; /* stream offset -> capture offset map */
-	size_t nseg, segcap;
+	int exit_code;             /* after input_read returned -1 */
+	/* reader state (private) */
+	const char *cmd;
+	int fd, eof, done, have, auto_id, lock_id, track;
+	uint8_t *cbuf;             /* capture chunk */
+	size_t clen;
+	uint8_t *obuf;             /* de-formatted chunk (frame formats) */
+	size_t olen;
+	struct pft_frame_decoder *fdec;
+	char what[1200];           /* the capture, for messages */
+	uint64_t release;          /* capture offsets below this are no longer asked for */
+	struct input_segment *seg; /* stream offset -> capture offset, live: [seg0, nseg) */
+	size_t seg0, nseg, segcap;
 };
 
-/* See the top of this file.  On failure *in is left empty (input_close is
- * still safe). */
-int input_open(struct input *in, const char *path, const struct input_opts *o, const char *cmd);
+/* See the top of this file.  capture_offsets: keep the stream -> capture
+ * offset map for input_capture_offset (only what input_release allows to
+ * forget is dropped).  On failure *in is left empty (input_close is still
+ * safe). */
+int input_open(struct input *in, const char *path, const struct input_opts *o, int capture_offsets,
+	       const char *cmd);
+
+/* Next chunk of the stream: 1 with *buf and *len set (valid until the next
+ * call), 0 at the end of the stream, -1 on a read error (message printed,
+ * in->exit_code set). */
+int input_read(struct input *in, const uint8_t **buf, size_t *len);
+
+/* After the last chunk: the checks that need the whole capture (see the top
+ * of this file).  PFT_EXIT_OK, or the exit code after printing the message. */
+int input_finish(struct input *in, const char *cmd);
+
 void input_close(struct input *in);
 
-/* Offset in the capture of stream byte off (off < in->len). */
+/* Offset in the capture of stream byte off: off must be handed out already
+ * and not below what was released.  Needs capture_offsets in input_open. */
 uint64_t input_capture_offset(const struct input *in, uint64_t off);
+
+/* Stream bytes below off will not be asked for again (their map is freed). */
+static inline void input_release(struct input *in, uint64_t off)
+{
+	if (off > in->release)
+		in->release = off;
+}
 
 #endif
