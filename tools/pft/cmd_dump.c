@@ -55,6 +55,7 @@ struct dump {
 	uint64_t bytes[PFT_PKT_NR_TYPES];
 	uint64_t errors;
 	uint64_t first_error;
+	struct input_join join;
 };
 
 static void atoms_str(const struct pft_packet *p, char *s)
@@ -149,7 +150,7 @@ static void json_bool(FILE *o, const char *k, int v)
 	fprintf(o, ",\"%s\":%s", k, v ? "true" : "false");
 }
 
-static void json_line(struct dump *d, const struct pft_packet *p)
+static void json_line(struct dump *d, const struct pft_packet *p, uint64_t cap)
 {
 	FILE *o = d->out;
 	char at[40];
@@ -157,7 +158,7 @@ static void json_line(struct dump *d, const struct pft_packet *p)
 
 	fprintf(o, "{\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
 		   ",\"type\":\"%s\",\"bytes\":\"",
-		p->offset, input_capture_offset(d->in, p->offset), p->size,
+		p->offset, cap, p->size,
 		pft_pkt_type_name(p->type));
 	for (i = 0; i < p->nbytes; i++)
 		fprintf(o, "%02x", p->bytes[i]);
@@ -291,7 +292,7 @@ static void stats(struct dump *d)
 			fs->bytes_in, fs->data, fs->overhead, fs->sync, fs->unsynced, fs->error, fs->frames);
 }
 
-static void packet(struct dump *d, const struct pft_packet *p, int want_stats)
+static void packet(struct dump *d, const struct pft_packet *p, uint64_t cap, int want_stats)
 {
 	if (p->type < PFT_PKT_NR_TYPES) {
 		d->count[p->type]++;
@@ -301,13 +302,27 @@ static void packet(struct dump *d, const struct pft_packet *p, int want_stats)
 		d->first_error = p->offset;
 	if (want_stats)
 		return;
-	if (d->json) {
-		json_line(d, p);
+	if (d->json)
+		json_line(d, p, cap);
+	else
+		text_line(d, p);
+}
+
+/* Every packet the decoder gives, through the UNSYNCED joiner. */
+static void put(struct dump *d, const struct pft_packet *p, int want_stats)
+{
+	struct pft_packet out[2];
+	uint64_t tags[2], cap = 0;
+	int i, n;
+
+	if (p && d->json) {
+		cap = input_capture_offset(d->in, p->offset);
 		/* packets come in offset order, each byte once */
 		input_release(d->in, p->offset + p->size);
-	} else {
-		text_line(d, p);
 	}
+	n = input_join(&d->join, p, cap, out, tags);
+	for (i = 0; i < n; i++)
+		packet(d, &out[i], tags[i], want_stats);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -391,10 +406,11 @@ int cmd_dump(int argc, char **argv)
 		else
 			pft_pkt_feed(dec, buf, len);
 		while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0)
-			packet(&d, &p, want_stats);
+			put(&d, &p, want_stats);
 		if (k == 0)
 			break;
 	}
+	put(&d, NULL, want_stats);
 	if (k < 0) {
 		rc = in.exit_code;
 		goto out;
