@@ -263,11 +263,20 @@ static int open_capture(struct input *in, const char *path, int64_t *size, const
 /* Next capture chunk into cbuf (clen 0 and eof at the end); -1 on error. */
 static int read_capture(struct input *in)
 {
-	ssize_t got;
+	size_t n = 0;
+	ssize_t got = 0;
 
-	do
-		got = read(in->fd, in->cbuf, INPUT_CHUNK);
-	while (got < 0 && errno == EINTR);
+	/* a pipe gives at most its buffer per read: gather a whole chunk (a
+	   live source is read as it comes: the first bytes are taken as soon
+	   as a quarter chunk is there) */
+	while (n < INPUT_CHUNK / 4) {
+		got = read(in->fd, in->cbuf + n, INPUT_CHUNK - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
 	if (got < 0) {
 		cli_error(in->cmd, "cannot read %s: %s",
 			  strcmp(in->buffer_path, "-") ? in->buffer_path : "standard input",
@@ -275,9 +284,9 @@ static int read_capture(struct input *in)
 		in->exit_code = PFT_EXIT_USAGE;
 		return -1;
 	}
-	in->clen = (size_t)got;
-	in->capture_len += (uint64_t)got;
-	if (!got)
+	in->clen = n;
+	in->capture_len += n;
+	if (!n)
 		in->eof = 1;
 	return 0;
 }
