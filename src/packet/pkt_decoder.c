@@ -3,7 +3,10 @@
  *
  * Three modes:
  *   SEARCH  unsynchronised: scan for >= 5 x 0x00 followed by 0x80; the bytes
- *           passed over come out as PFT_PKT_UNSYNCED items.
+ *           passed over come out as one PFT_PKT_UNSYNCED item when the A-sync
+ *           is found, at the end of the stream, or at RUN_MAX bytes.  The run
+ *           is counted across chunks, not copied: only its first 16 bytes are
+ *           kept (head[]), so the item is the same however the input is cut.
  *   ZEROS   inside a run of 0x00 bytes that should end in 0x80 (A-sync); the
  *           run is only counted, never copied, so it may be any length.
  *   SYNC    one header-table lookup and one reader per packet type.  When the
@@ -30,7 +33,9 @@ enum { M_SEARCH, M_ZEROS, M_SYNC };
 #define R_ERROR (-1)  /* pkt holds a PFT_PKT_ERROR item (reason, size) */
 #define R_ZEROS (-2)  /* 0x00 header: an A-sync starts */
 
-/* Longest zero run kept as one A-sync, and longest UNSYNCED item. */
+/* Longest zero run kept as one A-sync (longer: the zeros before the last
+ * ZRUN_MAX are skipped bytes), and longest UNSYNCED item.  Both limits are
+ * applied at exact stream positions, whatever the chunking. */
 #define ZRUN_MAX (1u << 29)
 #define RUN_MAX (1u << 30)
 
@@ -52,13 +57,17 @@ struct pft_pkt_decoder {
 	uint8_t part[PFT_PKT_MAX_BYTES];
 	uint64_t part_off;
 
-	/* SEARCH / ZEROS: bytes not yet reported start at run_off: `carry`
-	 * zero bytes from earlier chunks, then buf[run_start .. pos). zrun is
-	 * the number of trailing zeros of that run. */
+	/* SEARCH: the bytes not yet reported (the search run) start at
+	 * run_off: `carry` bytes from earlier chunks, whose first
+	 * min(carry, 16) are in head[], then buf[run_start .. pos).  zrun is
+	 * the number of trailing zeros of the run.  Whenever part of a run is
+	 * reported, what is left of it is zeros only.
+	 * ZEROS: zrun zero bytes from run_off on (counted only). */
 	uint64_t run_off;
 	uint64_t carry;
 	size_t run_start;
 	uint64_t zrun;
+	uint8_t head[PFT_PKT_MAX_BYTES];
 
 	struct pft_packet pend; /* one queued item (pft_pkt_resync) */
 };
@@ -534,8 +543,6 @@ int pft_pkt_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len)
 		return -PFT_E_INVAL;
 	if (dec->ended || !dec->drained || dec->has_pend)
 		return -PFT_E_INVAL;
-	if (dec->mode == M_SEARCH) /* unreported zeros at the end of the chunk */
-		dec->carry += dec->len - dec->run_start;
 	dec->buf_off += dec->len;
 	dec->buf = buf;
 	dec->len = len;
@@ -577,6 +584,23 @@ static void enter_search(struct pft_pkt_decoder *d)
 	d->zrun = 0;
 }
 
+/* SEARCH, end of a chunk: the run's bytes in it become carry (the first 16
+ * of the run are copied while buf is still valid). */
+static void stash_run(struct pft_pkt_decoder *d)
+{
+	size_t n = d->pos - d->run_start;
+
+	if (d->carry < PFT_PKT_MAX_BYTES) {
+		size_t k = PFT_PKT_MAX_BYTES - (size_t)d->carry;
+		if (k > n)
+			k = n;
+		if (k)
+			memcpy(d->head + d->carry, d->buf + d->run_start, k);
+	}
+	d->carry += n;
+	d->run_start = d->pos;
+}
+
 static void resync(struct pft_pkt_decoder *dec);
 
 void pft_pkt_resync(struct pft_pkt_decoder *dec)
@@ -608,14 +632,16 @@ static void resync(struct pft_pkt_decoder *dec)
 		/* the zeros counted so far start the search run */
 		pkt_dec_state_reset(&dec->st);
 		dec->mode = M_SEARCH;
-		dec->carry = dec->zrun; /* treated as zero bytes before buf[pos] */
+		dec->carry = dec->zrun; /* zero bytes before buf[pos] */
+		memset(dec->head, 0, sizeof(dec->head));
 		dec->run_start = dec->pos;
 		return;
 	}
 	enter_search(dec);
 }
 
-/* Fill bytes[] of an item whose range is `zeros` zero bytes followed by src. */
+/* Fill bytes[] of an item whose range is `zeros` zero bytes followed by src
+ * (A-sync, zero runs). */
 static void fill_bytes(struct pft_packet *pkt, uint64_t zeros, const uint8_t *src, uint64_t size)
 {
 	unsigned n = size < PFT_PKT_MAX_BYTES ? (unsigned)size : PFT_PKT_MAX_BYTES;
@@ -635,14 +661,23 @@ static void item(struct pft_packet *pkt, unsigned type, uint64_t off, uint64_t s
 	pkt->size = (uint32_t)size;
 }
 
-/* Report the first n bytes of the search run as UNSYNCED. */
+/* Report the first n bytes of the search run as UNSYNCED: bytes[] from
+ * head[] (the carried part) then from the chunk.  What is left of the run
+ * is zeros only. */
 static void emit_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t n)
 {
+	unsigned nb = n < PFT_PKT_MAX_BYTES ? (unsigned)n : PFT_PKT_MAX_BYTES;
+	unsigned h = d->carry < nb ? (unsigned)d->carry : nb;
+
 	item(pkt, PFT_PKT_UNSYNCED, d->run_off, n);
-	fill_bytes(pkt, d->carry, d->buf ? d->buf + d->run_start : NULL, n);
+	memcpy(pkt->bytes, d->head, h);
+	if (nb > h)
+		memcpy(pkt->bytes + h, d->buf + d->run_start, nb - h);
+	pkt->nbytes = (uint8_t)nb;
 	d->run_off += n;
 	if (n <= d->carry) {
 		d->carry -= n;
+		memset(d->head, 0, sizeof(d->head));
 	} else {
 		d->run_start += (size_t)(n - d->carry);
 		d->carry = 0;
@@ -991,8 +1026,11 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		}
 		case M_ZEROS: {
 			const uint8_t *b = d->buf;
-			size_t pos = d->pos, len = d->len;
-			while (pos < len && b[pos] == 0)
+			size_t pos = d->pos, len = d->len, lim = len;
+			/* stop at the zero that makes the run longer than ZRUN_MAX */
+			if (lim - pos > ZRUN_MAX + 1 - d->zrun)
+				lim = pos + (size_t)(ZRUN_MAX + 1 - d->zrun);
+			while (pos < lim && b[pos] == 0)
 				pos++;
 			d->zrun += pos - d->pos;
 			d->pos = pos;
@@ -1003,6 +1041,7 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 				pkt_dec_state_reset(&d->st);
 				d->mode = M_SEARCH;
 				d->carry = d->zrun;
+				memset(d->head, 0, sizeof(d->head));
 				d->run_start = d->pos;
 				emit_unsynced(d, pkt, n);
 				d->zrun = 5;
@@ -1012,7 +1051,7 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 				if (!d->ended)
 					goto chunk_done;
 				if (!d->zrun) {
-					d->mode = M_SEARCH;
+					enter_search(d);
 					continue;
 				}
 				/* the stream ends inside an A-sync */
@@ -1038,12 +1077,12 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		}
 		case M_SEARCH: {
 			const uint8_t *b = d->buf;
-			size_t pos = d->pos, len = d->len;
-			uint64_t z = d->zrun, n;
-			size_t lim = len;
+			size_t pos = d->pos, len = d->len, lim = len;
+			uint64_t z = d->zrun, n, run = d->carry + (pos - d->run_start);
 
-			if (lim - d->run_start > RUN_MAX)
-				lim = d->run_start + RUN_MAX;
+			/* stop where the run reaches RUN_MAX bytes */
+			if (lim - pos > RUN_MAX - run)
+				lim = pos + (size_t)(RUN_MAX - run);
 			while (pos < lim) {
 				uint8_t c = b[pos];
 				if (c == 0) {
@@ -1055,33 +1094,39 @@ static int next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 				}
 				pos++;
 			}
-			if (z > ZRUN_MAX)
-				z = 5;
 			d->zrun = z;
 			d->pos = pos;
+			run = d->carry + (pos - d->run_start);
 			if (pos < lim) {
-				/* A-sync found at pos - z */
-				n = d->carry + (pos - d->run_start) - z;
+				/* A-sync found: its zeros (at most ZRUN_MAX) end the run */
+				uint64_t zs = z > ZRUN_MAX ? ZRUN_MAX : z;
+				n = run - zs;
+				d->zrun = zs;
+				d->mode = M_ZEROS;
 				if (n) {
 					emit_unsynced(d, pkt, n);
-					d->mode = M_ZEROS;
 					return 0;
 				}
-				d->mode = M_ZEROS;
 				continue;
 			}
-			n = d->carry + (pos - d->run_start);
-			if (pos < len || !d->ended)
-				n -= z; /* keep trailing zeros: an A-sync may follow */
-			if (n) {
-				emit_unsynced(d, pkt, n);
+			if (run == RUN_MAX) {
+				/* longest item: report all but the trailing zeros
+				 * (at most ZRUN_MAX), which an A-sync may end */
+				uint64_t zs = z > ZRUN_MAX ? ZRUN_MAX : z;
+				emit_unsynced(d, pkt, run - zs);
+				d->zrun = zs;
 				return 0;
 			}
-			if (pos < len)
-				continue;
-			if (d->ended)
+			/* pos == len */
+			if (d->ended) {
+				if (run) {
+					emit_unsynced(d, pkt, run);
+					d->zrun = 0;
+					return 0;
+				}
 				return -PFT_E_EOS;
-			/* carried zeros are counted as carry for the next chunk */
+			}
+			stash_run(d);
 			goto chunk_done;
 		}
 		default:

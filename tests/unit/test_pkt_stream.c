@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Streaming: the same stream fed in random chunks (including empty ones and
  * chunks of one byte) gives exactly the items of a single-buffer decode, and
- * the item sizes always add up to the bytes fed.  Covers packets cut by a
- * chunk boundary at every position, long A-sync zero runs and unsynced runs
- * across chunks. */
+ * the item sizes always add up to the bytes fed.  UNSYNCED items included:
+ * a run of skipped bytes is one item (same offset, size and first 16 bytes)
+ * however it is cut.  Covers packets cut by a chunk boundary at every
+ * position, long A-sync zero runs and unsynced runs across chunks. */
 #include <string.h>
 
 #include "check.h"
@@ -49,6 +50,10 @@ static int decode_chunked(const struct pft_config *c, const uint8_t *buf, size_t
 				break;
 			CHECK_EQ(p.offset, sum);
 			CHECK(p.size > 0);
+			/* bytes[]: the first min(size, 16) bytes of the item's range */
+			CHECK_EQ(p.nbytes, p.size < PFT_PKT_MAX_BYTES ? p.size : PFT_PKT_MAX_BYTES);
+			CHECK(p.offset + p.nbytes <= len &&
+			      !memcmp(p.bytes, buf + p.offset, p.nbytes));
 			sum += p.size;
 			if (n < max)
 				out[n++] = p;
@@ -72,35 +77,15 @@ static int decode_chunked(const struct pft_config *c, const uint8_t *buf, size_t
 	return n;
 }
 
-/* UNSYNCED runs may be split at chunk ends: merge neighbours. */
-static int merge_unsynced(struct pft_packet *v, int n, const uint8_t *buf)
-{
-	int i, o = 0;
-
-	for (i = 0; i < n; i++) {
-		if (o && v[i].type == PFT_PKT_UNSYNCED && v[o - 1].type == PFT_PKT_UNSYNCED) {
-			struct pft_packet *u = &v[o - 1];
-			u->size += v[i].size;
-			u->nbytes = u->size < PFT_PKT_MAX_BYTES ? (uint8_t)u->size : PFT_PKT_MAX_BYTES;
-			memcpy(u->bytes, buf + u->offset, u->nbytes);
-			continue;
-		}
-		v[o++] = v[i];
-	}
-	return o;
-}
-
 static void compare(const struct pft_config *c, const uint8_t *buf, size_t len, uint64_t *rng,
 		    int rounds, const char *what)
 {
 	int nref = decode_chunked(c, buf, len, NULL, ref, MAXI), i, k;
 
-	nref = merge_unsynced(ref, nref, buf);
 	CHECK(nref > 0);
 	for (k = 0; k < rounds; k++) {
 		int n = decode_chunked(c, buf, len, rng, got, MAXI);
 		int bad = 0;
-		n = merge_unsynced(got, n, buf);
 		CHECK_EQ(n, nref);
 		for (i = 0; i < n && i < nref; i++) {
 			if (memcmp(&ref[i], &got[i], sizeof(ref[i]))) {
@@ -117,6 +102,65 @@ static void compare(const struct pft_config *c, const uint8_t *buf, size_t len, 
 }
 
 static uint8_t stream[1 << 20];
+
+/* 1 GiB + 1000 bytes of 0x55 then "00 00 00 00 00 00 80 84", fed in chunks
+ * of an odd size: UNSYNCED of exactly 2^30 bytes, UNSYNCED of the rest,
+ * then the A-sync. */
+static void cap_test(uint64_t *rng)
+{
+	struct pft_config c = pkt_cfg(C_RSTK);
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(&c);
+	static const uint8_t tail[] = { 0, 0, 0, 0, 0, 0, 0x80, 0x84 };
+	const uint64_t total = (1ull << 30) + 1000;
+	uint64_t fed = 0, sum = 0;
+	size_t chunk = (1u << 20) - 7 - (size_t)(check_rand(rng) % 4096);
+	struct pft_packet p, got4[4];
+	int n = 0, r;
+
+	memset(stream, 0x55, sizeof(stream));
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	while (fed < total) {
+		size_t k = total - fed < chunk ? (size_t)(total - fed) : chunk;
+		CHECK_EQ(pft_pkt_feed(d, stream, k), 0);
+		fed += k;
+		while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+			if (n < 4)
+				got4[n] = p;
+			n++;
+			sum += p.size;
+		}
+		CHECK_EQ(r, -PFT_E_AGAIN);
+	}
+	CHECK_EQ(pft_pkt_feed(d, tail, sizeof(tail)), 0);
+	pft_pkt_end(d);
+	while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+		if (n < 4)
+			got4[n] = p;
+		n++;
+		sum += p.size;
+	}
+	CHECK_EQ(r, -PFT_E_EOS);
+	CHECK_EQ(n, 4);
+	CHECK_EQ(sum, total + sizeof(tail));
+	if (n == 4) {
+		CHECK_EQ(got4[0].type, PFT_PKT_UNSYNCED);
+		CHECK_EQ(got4[0].offset, 0);
+		CHECK_EQ(got4[0].size, 1u << 30);
+		CHECK_EQ(got4[0].nbytes, 16);
+		CHECK(!memcmp(got4[0].bytes, stream, 16));
+		CHECK_EQ(got4[1].type, PFT_PKT_UNSYNCED);
+		CHECK_EQ(got4[1].offset, 1u << 30);
+		CHECK_EQ(got4[1].size, 1000);
+		CHECK(!memcmp(got4[1].bytes, stream, 16));
+		CHECK_EQ(got4[2].type, PFT_PKT_ASYNC);
+		CHECK_EQ(got4[2].offset, total);
+		CHECK_EQ(got4[2].size, 7);
+		CHECK_EQ(got4[3].type, PFT_PKT_ATOM);
+	}
+	pft_pkt_decoder_free(d);
+}
 
 int main(void)
 {
@@ -190,13 +234,41 @@ int main(void)
 	{
 		struct pft_packet out[64];
 		int k = pkt_decode_all(&c, stream, n, out, 64), j;
-		CHECK(k >= 3);
+		CHECK_EQ(k, 3);
 		for (j = 0; j + 2 < k; j++)
 			CHECK_EQ(out[j].type, PFT_PKT_UNSYNCED);
+		CHECK_EQ(out[0].offset, 0);
+		CHECK_EQ(out[0].size, 99996);
 		CHECK_EQ(out[k - 2].type, PFT_PKT_ASYNC);
 		CHECK_EQ(out[k - 2].offset, 99996);
 		CHECK_EQ(out[k - 2].size, 10);
 		CHECK_EQ(out[k - 1].type, PFT_PKT_ATOM);
 	}
+
+	/* 4. a run of garbage whose trailing zeros (an A-sync candidate) and
+	 * first 16 bytes sit in different chunks: one UNSYNCED item */
+	for (i = 0; i < 700000; i++)
+		stream[i] = (uint8_t)(1 + check_rand(&rng) % 255);
+	for (i = 0; i < 3000; i++) /* stray zeros, runs of 1..4 */
+		memset(stream + check_rand(&rng) % 699000, 0, 1 + check_rand(&rng) % 4);
+	memset(stream + 700000, 0, 40); /* 40 zeros then 0x80: a 41-byte A-sync */
+	n = 700040;
+	n += pkt_hex("80 84 00 00 00 00 01 84", stream + n, 16);
+	compare(&c, stream, n, &rng, 5, "garbage then a long A-sync");
+	{
+		struct pft_packet out[8];
+		int k = pkt_decode_all(&c, stream, n, out, 8);
+		CHECK(k >= 3);
+		CHECK_EQ(out[0].type, PFT_PKT_UNSYNCED);
+		CHECK_EQ(out[0].offset, 0);
+		CHECK_EQ(out[0].size, 700000);
+		CHECK(!memcmp(out[0].bytes, stream, 16));
+		CHECK_EQ(out[1].type, PFT_PKT_ASYNC);
+		CHECK_EQ(out[1].size, 41);
+	}
+
+	/* 5. the only split left: the RUN_MAX (1 GiB) cap on an UNSYNCED item,
+	 * at the same stream position for any chunking */
+	cap_test(&rng);
 	return check_report();
 }
