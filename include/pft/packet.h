@@ -127,9 +127,14 @@ struct pft_packet {
  * decoder copies at most one packet's worth of bytes).
  *
  * The decoder starts unsynchronised and searches for an A-sync; skipped bytes
- * come out as PFT_PKT_UNSYNCED items (long runs may be split into several).
- * Every byte fed comes out in exactly one item: the sizes of all items add up
- * to the input length. */
+ * come out as one PFT_PKT_UNSYNCED item per run, when the A-sync is found, at
+ * pft_pkt_end(), or when the run reaches 2^30 bytes (a longer run is split
+ * there, into items of 2^30 bytes).  The run is counted across feeds, not
+ * copied (its first 16 bytes are kept for bytes[]).  An A-sync has at most
+ * 2^29 zeros; zeros before the last 2^29 are unsynced bytes.  The items never
+ * depend on how the input is chunked: random chunks give exactly the items
+ * of a single-buffer decode.  Every byte fed comes out in exactly one item:
+ * the sizes of all items add up to the input length. */
 struct pft_pkt_decoder;
 
 /* NULL if out of memory or cfg fails pft_config_features(). */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The streaming input layer of the pft commands (tools/pft/input.c):
- *  - input_join: chunked decoding + join gives exactly the packets of a
- *    decode of the whole stream at once (TC2's stream, seeded garbage with
- *    A-syncs, long zero runs), whatever the chunk sizes;
+ *  - the packet decoder fed chunk by chunk (as pft dump feeds it, chunks
+ *    up to the reader's 1 MiB) gives exactly the packets of a decode of
+ *    the whole stream at once, UNSYNCED runs included (TC2's stream, the
+ *    same with the wrong configuration, seeded garbage with A-syncs, long
+ *    zero runs), whatever the chunk sizes;
  *  - the reader: the chunks of a capture of several MiB put together are
  *    the stream pft_frame_extract gets from the whole capture, and every
  *    byte's capture offset is the one a one-shot de-formatting reports. */
@@ -55,13 +57,10 @@ static size_t decode_chunked(const struct pft_config *cfg, const uint8_t *s, siz
 			     uint64_t *seed, size_t maxchunk, struct pft_packet *out)
 {
 	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
-	struct input_join j;
-	struct pft_packet p, o[2];
-	uint64_t tags[2];
+	struct pft_packet p;
 	size_t pos = 0, k = 0;
-	int r, i, m;
+	int r;
 
-	memset(&j, 0, sizeof j);
 	for (;;) {
 		size_t c = 1 + (size_t)(check_rand(seed) % maxchunk);
 
@@ -73,27 +72,20 @@ static size_t decode_chunked(const struct pft_config *cfg, const uint8_t *s, siz
 		} else {
 			pft_pkt_end(d);
 		}
-		while ((r = pft_pkt_next(d, &p, sizeof p)) == 0) {
-			m = input_join(&j, &p, p.offset, o, tags);
-			for (i = 0; i < m && k < MAXP; i++) {
-				CHECK_EQ(tags[i], o[i].offset);
-				out[k++] = o[i];
-			}
-		}
+		while ((r = pft_pkt_next(d, &p, sizeof p)) == 0)
+			if (k < MAXP)
+				out[k++] = p;
 		if (r == -PFT_E_EOS)
 			break;
 		CHECK_EQ(r, -PFT_E_AGAIN);
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	m = input_join(&j, NULL, 0, o, tags);
-	for (i = 0; i < m && k < MAXP; i++)
-		out[k++] = o[i];
 	pft_pkt_decoder_free(d);
 	return k;
 }
 
-static void check_join(const char *name, const struct pft_config *cfg, const uint8_t *s, size_t n,
+static void check_chunked(const char *name, const struct pft_config *cfg, const uint8_t *s, size_t n,
 		       uint64_t *seed)
 {
 	static struct pft_packet a[MAXP], b[MAXP];
@@ -111,7 +103,7 @@ static void check_join(const char *name, const struct pft_config *cfg, const uin
 			}
 	}
 	CHECK_EQ(bad, 0);
-	printf("%s: %zu bytes, %zu packets, chunked decode + join identical\n", name, n, na);
+	printf("%s: %zu bytes, %zu packets, chunked decode identical\n", name, n, na);
 }
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -236,10 +228,10 @@ int main(void)
 	cfg.etmtraceidr = 0x13;
 	sl = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, 1 << 20, NULL);
 	CHECK(sl > 4000);
-	check_join("TC2 0x13", &cfg, s, (size_t)sl, &seed);
+	check_chunked("TC2 0x13", &cfg, s, (size_t)sl, &seed);
 	/* the same bytes decoded with the wrong configuration: long unsynced runs */
 	pft_config_init(&cfg);
-	check_join("TC2 0x13, ETMCR=0", &cfg, s, (size_t)sl, &seed);
+	check_chunked("TC2 0x13, ETMCR=0", &cfg, s, (size_t)sl, &seed);
 	/* seeded garbage with some A-syncs and zero runs */
 	n = 1 << 20;
 	for (i = 0; i < n; i++)
@@ -251,7 +243,7 @@ int main(void)
 		memset(s + at, 0, z);
 		s[at + z] = 0x80;
 	}
-	check_join("garbage with A-syncs", &cfg, s, n, &seed);
+	check_chunked("garbage with A-syncs", &cfg, s, n, &seed);
 	check_reader(cap, caplen);
 	free(s);
 	free(cap);

@@ -19,24 +19,6 @@
 static uint8_t stream[LEN + 64];
 static struct pft_packet ref[MAXI], got[MAXI];
 
-/* Merge neighbouring UNSYNCED items (runs are split at chunk ends). */
-static int merge_unsynced(struct pft_packet *v, int n, const uint8_t *buf)
-{
-	int i, o = 0;
-
-	for (i = 0; i < n; i++) {
-		if (o && v[i].type == PFT_PKT_UNSYNCED && v[o - 1].type == PFT_PKT_UNSYNCED) {
-			struct pft_packet *u = &v[o - 1];
-			u->size += v[i].size;
-			u->nbytes = u->size < PFT_PKT_MAX_BYTES ? (uint8_t)u->size : PFT_PKT_MAX_BYTES;
-			memcpy(u->bytes, buf + u->offset, u->nbytes);
-			continue;
-		}
-		v[o++] = v[i];
-	}
-	return o;
-}
-
 static uint32_t rnd_cycles(uint64_t *rng)
 {
 	uint64_t x = check_rand(rng);
@@ -184,7 +166,7 @@ static int decode_bytewise(const struct pft_config *c, const uint8_t *buf, size_
 	}
 	CHECK_EQ(r, -PFT_E_EOS);
 	pft_pkt_decoder_free(d);
-	return merge_unsynced(out, n, buf);
+	return n;
 }
 
 /* pft_pkt_next_batch with random chunks (or one if !chunked) and random
@@ -244,7 +226,7 @@ static int decode_batch(const struct pft_config *c, const uint8_t *buf, size_t l
 	CHECK_EQ(pft_pkt_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_EOS);
 	CHECK_EQ(sum, len);
 	pft_pkt_decoder_free(d);
-	return merge_unsynced(out, n, buf);
+	return n;
 }
 
 static void compare(const char *what, const struct pft_packet *a, int na,

@@ -147,19 +147,6 @@ static int load_image(struct pft_image *img, const struct image_arg *a, int na,
 	return PFT_EXIT_OK;
 }
 
-/* One packet into the flow decoder, and its items out.  0, or the error. */
-static int flow_packet(struct pft_flow_decoder *dec, const struct pft_packet *p,
-		       struct decode_out *out)
-{
-	struct pft_flow_item it;
-	int err = pft_flow_put_packet(dec, p);
-
-	while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0)
-		if (decode_out_item(out, &it))
-			return -PFT_E_IO;
-	return err == -PFT_E_AGAIN ? 0 : err;
-}
-
 int cmd_decode(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -182,10 +169,6 @@ int cmd_decode(int argc, char **argv)
 	struct pft_image *img = NULL;
 	struct decode_syms *syms = NULL;
 	struct pft_flow_decoder *dec = NULL;
-	struct pft_pkt_decoder *pkt = NULL;
-	struct pft_packet p, jp[2];
-	struct input_join join;
-	uint64_t tags[2];
 	struct decode_out *out = NULL;
 	struct pft_flow_item it;
 	struct pft_flow_stats st;
@@ -199,7 +182,6 @@ int cmd_decode(int argc, char **argv)
 	uint64_t problems;
 
 	memset(&in, 0, sizeof(in));
-	memset(&join, 0, sizeof(join));
 	input_opts_init(&io);
 	input_merge_options(all, sizeof(all) / sizeof(all[0]), own);
 	optind = 1;
@@ -295,10 +277,9 @@ int cmd_decode(int argc, char **argv)
 		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
 	dec = pft_flow_alloc(&in.config, img);
-	pkt = pft_pkt_decoder_alloc(&in.config);
 	f = cli_open_output("decode", outpath);
-	if (!dec || !pkt || !f) {
-		if (!dec || !pkt)
+	if (!dec || !f) {
+		if (!dec)
 			cli_error("decode", "cannot create the flow decoder (out of memory)");
 		rc = PFT_EXIT_USAGE;
 		goto out;
@@ -309,31 +290,20 @@ int cmd_decode(int argc, char **argv)
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	/* bytes -> packets (joined across chunks) -> flow decoder */
+	/* bytes -> flow decoder (its packet decoder reports a skipped run as
+	   one item however the input is chunked) */
 	err = 0;
-	k = 1;
-	while (!err && k > 0) {
-		k = input_read(&in, &buf, &len);
-		if (k < 0)
-			break;
-		if (k > 0)
-			pft_pkt_feed(pkt, buf, len);
-		else
-			pft_pkt_end(pkt);
-		while (!err) {
-			int n, i;
-
-			r = pft_pkt_next(pkt, &p, sizeof(p));
-			if (r != 0 && r != -PFT_E_EOS)
+	while ((k = input_read(&in, &buf, &len)) > 0) {
+		err = pft_flow_feed(dec, buf, len);
+		while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+			if (decode_out_item(out, &it)) {
+				err = -PFT_E_IO;
 				break;
-			n = input_join(&join, r ? NULL : &p, 0, jp, tags);
-			for (i = 0; i < n && !err; i++)
-				err = flow_packet(dec, &jp[i], out);
-			if (r)
-				break;
+			}
 		}
-		if (!err && r != -PFT_E_AGAIN && r != -PFT_E_EOS)
-			err = r;
+		if (err != -PFT_E_AGAIN)
+			break;
+		err = 0;
 	}
 	if (k < 0) {
 		rc = in.exit_code;
@@ -399,7 +369,6 @@ out:
 	if (f && f != stdout)
 		fclose(f);
 	pft_flow_free(dec);
-	pft_pkt_decoder_free(pkt);
 	decode_syms_free(syms);
 	pft_image_free(img);
 	input_close(&in);

@@ -58,7 +58,12 @@ struct dump {
 	uint64_t bytes[PFT_PKT_NR_TYPES];
 	uint64_t errors;
 	uint64_t first_error;
-	struct input_join join;
+	/* --json: capture offset of the first stream byte not yet reported
+	 * (pin_off), kept while the decoder holds a run spanning chunks, so
+	 * that the offset map of those chunks can be released; zstart: where
+	 * the trailing zeros of the stream read so far start */
+	uint64_t pin_off, pin_cap, zstart;
+	int pinned;
 };
 
 static void atoms_str(const struct pft_packet *p, char *s)
@@ -311,21 +316,43 @@ static void packet(struct dump *d, const struct pft_packet *p, uint64_t cap, int
 		text_line(d, p);
 }
 
-/* Every packet the decoder gives, through the UNSYNCED joiner. */
+/* Every packet the decoder gives (a skipped run is one UNSYNCED item
+ * however the input is chunked). */
 static void put(struct dump *d, const struct pft_packet *p, int want_stats)
 {
-	struct pft_packet out[2];
-	uint64_t tags[2], cap = 0;
-	int i, n;
+	uint64_t cap = 0;
 
-	if (p && d->json) {
-		cap = input_capture_offset(d->in, p->offset);
+	if (d->json) {
+		cap = d->pinned && p->offset == d->pin_off ? d->pin_cap :
+		      input_capture_offset(d->in, p->offset);
 		/* packets come in offset order, each byte once */
 		input_release(d->in, p->offset + p->size);
 	}
-	n = input_join(&d->join, p, cap, out, tags);
-	for (i = 0; i < n; i++)
-		packet(d, &out[i], tags[i], want_stats);
+	packet(d, p, cap, want_stats);
+}
+
+/* --json, a chunk drained: the items still to come start at the first byte
+ * not reported, or (an A-sync, or what is left of an UNSYNCED run past its
+ * cap) inside the trailing zeros of the stream.  The capture offsets of
+ * everything else read so far are no longer needed: keep the first one,
+ * release the rest, so that a skipped run spanning many chunks does not
+ * grow the offset map. */
+static void hold(struct dump *d, const struct pft_pkt_decoder *dec, const uint8_t *buf,
+		 size_t len)
+{
+	uint64_t off = pft_pkt_get_offset(dec), base = d->in->delivered - len;
+	size_t i = len;
+
+	while (i && !buf[i - 1])
+		i--;
+	if (i)
+		d->zstart = base + i;
+	if (!d->pinned || d->pin_off != off) {
+		d->pin_off = off;
+		d->pin_cap = input_capture_offset(d->in, off);
+		d->pinned = 1;
+	}
+	input_release(d->in, off > d->zstart ? off : d->zstart);
 }
 
 int cmd_dump(int argc, char **argv)
@@ -410,10 +437,11 @@ int cmd_dump(int argc, char **argv)
 			pft_pkt_feed(dec, buf, len);
 		while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0)
 			put(&d, &p, want_stats);
+		if (k > 0 && d.json && r == -PFT_E_AGAIN)
+			hold(&d, dec, buf, len);
 		if (k == 0)
 			break;
 	}
-	put(&d, NULL, want_stats);
 	if (k < 0) {
 		rc = in.exit_code;
 		goto out;

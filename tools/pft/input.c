@@ -800,37 +800,3 @@ void input_close(struct input *in)
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
 }
-
-int input_join(struct input_join *j, const struct pft_packet *p, uint64_t tag,
-	       struct pft_packet out[2], uint64_t tags[2])
-{
-	int n = 0;
-
-	if (p && p->type == PFT_PKT_UNSYNCED && j->have &&
-	    j->held.offset + j->held.size == p->offset &&
-	    (uint64_t)j->held.size + p->size <= INPUT_JOIN_MAX) {
-		unsigned k;
-
-		/* bytes[] holds the first PFT_PKT_MAX_BYTES of the run */
-		for (k = 0; k < p->nbytes && j->held.nbytes < PFT_PKT_MAX_BYTES; k++)
-			j->held.bytes[j->held.nbytes++] = p->bytes[k];
-		j->held.size += p->size;
-		return 0;
-	}
-	if (j->have) {
-		out[n] = j->held;
-		tags[n++] = j->held_tag;
-		j->have = 0;
-	}
-	if (!p)
-		return n;
-	if (p->type == PFT_PKT_UNSYNCED) {
-		j->held = *p;
-		j->held_tag = tag;
-		j->have = 1;
-		return n;
-	}
-	out[n] = *p;
-	tags[n++] = tag;
-	return n;
-}

@@ -212,19 +212,4 @@ static inline void input_release(struct input *in, uint64_t off)
 		in->release = off;
 }
 
-/* The packet decoder reports a run of bytes skipped before an A-sync in
- * pieces, one per chunk fed.  input_join puts consecutive UNSYNCED packets
- * back together (up to INPUT_JOIN_MAX bytes each, the decoder's own limit),
- * so the output does not depend on the chunk size.  Give every packet with
- * a tag of the caller's (e.g. its capture offset), then NULL at the end;
- * returns how many packets (0-2) to pass on now, in out[] with their tags. */
-#define INPUT_JOIN_MAX (1u << 30)
-struct input_join {
-	struct pft_packet held;
-	uint64_t held_tag;
-	int have;
-};
-int input_join(struct input_join *j, const struct pft_packet *p, uint64_t tag,
-	       struct pft_packet out[2], uint64_t tags[2]);
-
 #endif
