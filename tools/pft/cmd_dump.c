@@ -347,7 +347,9 @@ static void hold(struct dump *d, const struct pft_pkt_decoder *dec, const uint8_
 		i--;
 	if (i)
 		d->zstart = base + i;
-	if (!d->pinned || d->pin_off != off) {
+	if (off >= d->in->delivered) {
+		d->pinned = 0; /* nothing held: the next item starts in the next chunk */
+	} else if (!d->pinned || d->pin_off != off) {
 		d->pin_off = off;
 		d->pin_cap = input_capture_offset(d->in, off);
 		d->pinned = 1;
