@@ -23,6 +23,14 @@ enum { PFT_EXIT_OK = 0, PFT_EXIT_DATA = 1, PFT_EXIT_USAGE = 2 };
 void cli_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The getopt_long error cases of a command: ':' (missing value) and '?'
+ * (unknown option).  Prints the message; returns PFT_EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv, int optind_now);
+
+/* The one positional input of dump/decode (a snapshot folder, a capture
+ * file or -): returns it, or NULL after printing why (none, or several). */
+const char *cli_single_input(const char *cmd, int argc, char **argv, int optind_now);
+
 /* Open an output file; "-" or NULL is stdout.  NULL on failure (message printed). */
 FILE *cli_open_output(const char *cmd, const char *path);
 

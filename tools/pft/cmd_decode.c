@@ -173,7 +173,7 @@ int cmd_decode(int argc, char **argv)
 	struct pft_flow_item it;
 	struct pft_flow_stats st;
 	FILE *f = NULL;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *inpath;
 	const uint8_t *buf = NULL;
 	size_t len = 0;
 	int k, c, r, nimg = 0, dumps = 1, disasm = 1, ranges = 0, json = 0, stats = 0, addrs = 0;
@@ -236,23 +236,13 @@ int cmd_decode(int argc, char **argv)
 		case OPT_STATS: stats = 1; break;
 		case 'o': outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
-		case ':':
-			cli_error("decode", "option '%s' needs a value", argv[optind - 1]);
-			return PFT_EXIT_USAGE;
 		default:
-			cli_error("decode", "unknown option '%s' (see 'pft decode --help')",
-				  argv[optind - 1]);
-			return PFT_EXIT_USAGE;
+			return cli_bad_option("decode", c, argv, optind);
 		}
 	}
-	if (optind >= argc) {
-		cli_error("decode", "no input given (a snapshot folder, a capture file or -; see 'pft decode --help')");
+	inpath = cli_single_input("decode", argc, argv, optind);
+	if (!inpath)
 		return PFT_EXIT_USAGE;
-	}
-	if (optind + 1 < argc) {
-		cli_error("decode", "one input only; unexpected '%s'", argv[optind + 1]);
-		return PFT_EXIT_USAGE;
-	}
 	if (addrs + stats + (json || ranges) > 1) {
 		cli_error("decode", "choose one of --format addrs, --stats and the listings");
 		return PFT_EXIT_USAGE;
@@ -261,7 +251,7 @@ int cmd_decode(int argc, char **argv)
 	      json ? (ranges ? DECODE_JSON_RANGES : DECODE_JSON) :
 	      ranges ? DECODE_RANGES : DECODE_TEXT;
 
-	r = input_open(&in, argv[optind], &io, 0, "decode");
+	r = input_open(&in, inpath, &io, 0, "decode");
 	if (r)
 		return r;
 	img = pft_image_alloc();

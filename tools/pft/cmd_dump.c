@@ -372,7 +372,7 @@ int cmd_dump(int argc, char **argv)
 	struct dump d;
 	struct pft_pkt_decoder *dec;
 	struct pft_packet p;
-	const char *outpath = NULL;
+	const char *outpath = NULL, *inpath;
 	const uint8_t *buf = NULL;
 	size_t len = 0;
 	int c, r, k, want_stats = 0, rc;
@@ -393,23 +393,14 @@ int cmd_dump(int argc, char **argv)
 		case 's': want_stats = 1; break;
 		case 'o': outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
-		case ':':
-			cli_error("dump", "option '%s' needs a value", argv[optind - 1]);
-			return PFT_EXIT_USAGE;
 		default:
-			cli_error("dump", "unknown option '%s' (see 'pft dump --help')", argv[optind - 1]);
-			return PFT_EXIT_USAGE;
+			return cli_bad_option("dump", c, argv, optind);
 		}
 	}
-	if (optind >= argc) {
-		cli_error("dump", "no input given (a snapshot folder, a capture file or -; see 'pft dump --help')");
+	inpath = cli_single_input("dump", argc, argv, optind);
+	if (!inpath)
 		return PFT_EXIT_USAGE;
-	}
-	if (optind + 1 < argc) {
-		cli_error("dump", "one input only; unexpected '%s'", argv[optind + 1]);
-		return PFT_EXIT_USAGE;
-	}
-	r = input_open(&in, argv[optind], &io, d.json, "dump");
+	r = input_open(&in, inpath, &io, d.json, "dump");
 	if (r)
 		return r;
 	dec = pft_pkt_decoder_alloc(&in.config);

@@ -43,6 +43,29 @@ FILE *cli_open_output(const char *cmd, const char *path)
 	return f;
 }
 
+int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
+{
+	if (c == ':')
+		cli_error(cmd, "option '%s' needs a value", argv[optind_now - 1]);
+	else
+		cli_error(cmd, "unknown option '%s' (see 'pft %s --help')", argv[optind_now - 1], cmd);
+	return PFT_EXIT_USAGE;
+}
+
+const char *cli_single_input(const char *cmd, int argc, char **argv, int optind_now)
+{
+	if (optind_now >= argc) {
+		cli_error(cmd, "no input given (a snapshot folder, a capture file or -; see 'pft %s --help')",
+			  cmd);
+		return NULL;
+	}
+	if (optind_now + 1 < argc) {
+		cli_error(cmd, "one input only; unexpected '%s'", argv[optind_now + 1]);
+		return NULL;
+	}
+	return argv[optind_now];
+}
+
 static void usage(FILE *out)
 {
 	size_t i;
