@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The packet decoder object and what its three files share:
+ *   pkt_decoder.c  life cycle and public entry points (alloc, feed, end,
+ *                  offset, decode_buffer)
+ *   pkt_read.c     in sync: the per-type readers, the in-place fast path,
+ *                  pft_pkt_next() and pft_pkt_next_batch()
+ *   pkt_sync.c     everything else: A-sync search, unsynchronised runs
+ *                  counted across chunks, zero runs, packets cut by a chunk
+ *                  end, errors, pft_pkt_resync()
+ *
+ * Three modes:
+ *   SEARCH  unsynchronised: scan for >= 5 x 0x00 followed by 0x80; the bytes
+ *           passed over come out as one PFT_PKT_UNSYNCED item when the A-sync
+ *           is found, at the end of the stream, or at RUN_MAX bytes.  The run
+ *           is counted across chunks, not copied: only its first 16 bytes are
+ *           kept (head[]), so the item is the same however the input is cut.
+ *   ZEROS   inside a run of 0x00 bytes that should end in 0x80 (A-sync); the
+ *           run is only counted, never copied, so it may be any length.
+ *   SYNC    one header-table lookup and one reader per packet type.  When the
+ *           whole packet is inside the current chunk it is read in place (the
+ *           fast path); a packet cut by the end of a chunk is copied into
+ *           part[] (at most one packet, < 16 bytes) and completed from the
+ *           next chunk.
+ * Every byte fed is reported in exactly one item.  Readers never change the
+ * decoder state unless they return a complete packet, so a reader can be
+ * retried when more bytes arrive. */
+#ifndef PFT_PACKET_PKT_INTERNAL_H
+#define PFT_PACKET_PKT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packet/pkt_decoder.h"
+#include "packet/pkt_fields.h"
+
+enum { M_SEARCH, M_ZEROS, M_SYNC };
+
+/* Readers return the packet length (> 0), NEED_MORE, or one of these. */
+#define NEED_MORE 0
+#define R_ERROR (-1)  /* pkt holds a PFT_PKT_ERROR item (reason, size) */
+#define R_ZEROS (-2)  /* 0x00 header: an A-sync starts */
+
+/* Longest zero run kept as one A-sync (longer: the zeros before the last
+ * ZRUN_MAX are skipped bytes), and longest UNSYNCED item.  Both limits are
+ * applied at exact stream positions, whatever the chunking. */
+#define ZRUN_MAX (1u << 29)
+#define RUN_MAX (1u << 30)
+
+struct pft_pkt_decoder {
+	struct pkt_dec_cfg cfg;
+	struct pkt_dec_state st;
+
+	const uint8_t *buf;   /* current chunk (borrowed) */
+	size_t len, pos;
+	size_t fast_lim;      /* pos < fast_lim: in sync, no partial packet, and
+	                         PKT_FAST_AVAIL bytes readable (see upd_fast) */
+	uint64_t buf_off;     /* stream offset of buf[0] */
+
+	uint8_t mode;
+	uint8_t ended;        /* pft_pkt_end() called */
+	uint8_t drained;      /* next() returned AGAIN for this chunk */
+	uint8_t has_pend;
+	uint8_t part_len;
+	uint8_t part[PFT_PKT_MAX_BYTES];
+	uint64_t part_off;
+
+	/* SEARCH: the bytes not yet reported (the search run) start at
+	 * run_off: `carry` bytes from earlier chunks, whose first
+	 * min(carry, 16) are in head[], then buf[run_start .. pos).  zrun is
+	 * the number of trailing zeros of the run.  Whenever part of a run is
+	 * reported, what is left of it is zeros only.
+	 * ZEROS: zrun zero bytes from run_off on (counted only). */
+	uint64_t run_off;
+	uint64_t carry;
+	size_t run_start;
+	uint64_t zrun;
+	uint8_t head[PFT_PKT_MAX_BYTES];
+
+	struct pft_packet pend; /* one queued item (pft_pkt_resync) */
+};
+
+/* fast_lim for the current chunk and mode: pos < fast_lim means the packet
+ * at pos can be read in place (pkt_read.c).  Call after any change of
+ * mode, part_len or chunk. */
+static inline void upd_fast(struct pft_pkt_decoder *d)
+{
+	d->fast_lim = (PKT_FAST && d->mode == M_SYNC && !d->part_len && d->len >= PKT_FAST_AVAIL)
+			      ? d->len - PKT_FAST_AVAIL + 1
+			      : 0;
+}
+
+/* pkt_read.c: one packet at p (avail >= 1 bytes, pkt zeroed): the length,
+ * NEED_MORE, R_ERROR or R_ZEROS; decoder state changes only on a packet. */
+int pkt_dec_read_one(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+		     struct pft_packet *pkt);
+/* pkt_read.c: the next item when in sync with no partial packet. */
+int pkt_dec_next_in_sync(struct pft_pkt_decoder *d, struct pft_packet *pkt);
+
+/* pkt_sync.c: everything the in-place readers leave (see above). */
+int pkt_dec_next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt);
+/* pkt_sync.c: turn the R_ERROR result in pkt (reason, size) into an ERROR
+ * item for the bytes at p (stream offset off) and start searching. */
+int pkt_dec_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t off,
+		     const uint8_t *p);
+
+#endif
