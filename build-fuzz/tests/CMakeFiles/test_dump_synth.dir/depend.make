@@ -1,2 +1,0 @@
-# Empty dependencies file for test_dump_synth.
-# This may be replaced when dependencies are built.

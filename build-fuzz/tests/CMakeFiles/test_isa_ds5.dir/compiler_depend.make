@@ -1,2 +1,0 @@
-# Empty compiler generated dependencies file for test_isa_ds5.
-# This may be replaced when dependencies are built.

@@ -1,2 +1,0 @@
-# Empty dependencies file for test_pkt_encoder.
-# This may be replaced when dependencies are built.
