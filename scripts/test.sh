@@ -33,6 +33,13 @@ for f in build/fuzz/fuzz/fuzz_*; do
 	mkdir -p "$corpus"
 	[ -d "fuzz/seeds/${name#fuzz_}" ] && cp -n fuzz/seeds/"${name#fuzz_}"/* "$corpus"/ 2>/dev/null || true
 	echo "-- $name"
-	"$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 "$corpus" 2>&1 | tail -n 2
+	# a finding (crash, leak, timeout, sanitizer report) fails the suite
+	if ! "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -print_final_stats=0 \
+		-artifact_prefix=build/fuzz/ "$corpus" > build/fuzz/"$name".log 2>&1; then
+		tail -n 40 build/fuzz/"$name".log
+		echo "== $name found a failing input (see build/fuzz/)" >&2
+		exit 1
+	fi
+	tail -n 1 build/fuzz/"$name".log
 done
 echo "== all tests passed"
