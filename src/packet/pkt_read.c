@@ -62,31 +62,10 @@ static PKT_INLINE int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, 
 #else
 	(void)fast;
 #endif
-	if (!(p[0] & 0x80)) {
-		n = 1;
-	} else {
-		if (avail < 2)
+	/* bytes 0-3 end the address when C is clear; byte 4 always ends it */
+	for (n = 1; n < 5 && (p[n - 1] & 0x80); n++)
+		if (avail < n + 1)
 			return NEED_MORE;
-		if (!(p[1] & 0x80)) {
-			n = 2;
-		} else {
-			if (avail < 3)
-				return NEED_MORE;
-			if (!(p[2] & 0x80)) {
-				n = 3;
-			} else {
-				if (avail < 4)
-					return NEED_MORE;
-				if (!(p[3] & 0x80)) {
-					n = 4;
-				} else {
-					if (avail < 5)
-						return NEED_MORE;
-					n = 5;
-				}
-			}
-		}
-	}
 	ar->n = (uint8_t)n;
 	if (n == 5) {
 		uint8_t b4;
