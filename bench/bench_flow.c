@@ -8,7 +8,7 @@
  * asked; the image is kernel_dump.bin at 0xC0008000.  Both decoders count
  * the instructions in the ranges they output; the counts must agree.
  *
- * usage: bench_flow [MB] [SHARED_DIR]      (default 16 MB, ../shared) */
+ * usage: bench_flow [MB] [DATA_DIR]      (default 16 MB, the checkout's data/) */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -83,7 +83,7 @@ static uint64_t ocsd_run(const struct pft_config *cfg, const uint8_t *kernel, si
 
 int main(int argc, char **argv)
 {
-	const char *shared = argc > 2 ? argv[2] : "../shared";
+	const char *data = argc > 2 ? argv[2] : PFT_DATA_DIR;
 	size_t mb = argc > 1 ? (size_t)atoi(argv[1]) : 16, caplen, klen, n = 0, start;
 	char path[1024];
 	uint8_t *cap, *kernel, *s, *big;
@@ -93,12 +93,12 @@ int main(int argc, char **argv)
 	double t0, tp, to;
 	uint64_t ip, io;
 
-	snprintf(path, sizeof(path), "%s/data/ptm/TC2/cstrace.bin", shared);
+	snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", data);
 	cap = bench_read_file(path, &caplen);
-	snprintf(path, sizeof(path), "%s/data/ptm/TC2/kernel_dump.bin", shared);
+	snprintf(path, sizeof(path), "%s/TC2/kernel_dump.bin", data);
 	kernel = bench_read_file(path, &klen);
 	if (!cap || !kernel) {
-		fprintf(stderr, "bench_flow: cannot read the TC2 snapshot under %s\n", shared);
+		fprintf(stderr, "bench_flow: cannot read the TC2 snapshot under %s\n", data);
 		return 2;
 	}
 	s = malloc(caplen);

@@ -2,7 +2,7 @@
 /* ISA classifier speed: pft_isa_decode over the TC2 kernel image (Thumb-2,
  * linear sweep) and over random A32 words, beside capstone's cs_disasm
  * (details off) on the same bytes for scale.
- *   bench_isa [kernel_dump.bin]   (default ../shared/data/ptm/TC2/kernel_dump.bin) */
+ *   bench_isa [kernel_dump.bin]   (default data/TC2/kernel_dump.bin) */
 #define _POSIX_C_SOURCE 200809L
 #include <capstone/capstone.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ static unsigned long sweep_thumb(const uint8_t *b, size_t len, unsigned long *wp
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 1 ? argv[1] : "../shared/data/ptm/TC2/kernel_dump.bin";
+	const char *path = argc > 1 ? argv[1] : PFT_DATA_DIR "/TC2/kernel_dump.bin";
 	size_t len;
 	uint8_t *b = bench_read_file(path, &len);
 	unsigned long n = 0, wp = 0, reps = 0, i;

@@ -3,12 +3,12 @@
  * the same bytes in the same run.
  *
  * Usage:
- *   bench_packet [--mib N] [--chunk BYTES] [--reps N] [--shared DIR] [--cov]
+ *   bench_packet [--mib N] [--chunk BYTES] [--reps N] [--data DIR] [--cov]
  *
  *   --mib N       size of the stream to decode, in MiB (default 64)
  *   --chunk BYTES bytes given to each decoder per call (default 1048576)
  *   --reps N      runs per decoder; the fastest is reported (default 3)
- *   --shared DIR  folder holding data/ptm (default $PFT_SHARED, else ../shared)
+ *   --data DIR    folder holding TC2/ and trace_cov_a15/ (default $PFT_DATA, else the checkout's data/)
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
  *   --only WHICH  run only "pft" (pft_pkt_next), "batch" (pft_pkt_next_batch)
  *                 or "ocsd", e.g. to count instructions with valgrind:
@@ -16,7 +16,7 @@
  *                     bench_packet --mib 4 --reps 1 --only pft
  *                 (run_pft_batch with batch, run_ocsd with ocsd)
  *
- * The stream: TC2 (data/ptm/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
+ * The stream: TC2 (data/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
  * de-formatted by libpft's frame layer (4533 bytes), from its first A-sync on
  * (4412 bytes, which start with an A-sync and end on a packet boundary),
  * repeated until the size is reached.  Registers as in the snapshot:
@@ -218,7 +218,7 @@ static int runner(const char *opt)
 
 int main(int argc, char **argv)
 {
-	const char *shared = getenv("PFT_SHARED");
+	const char *data = getenv("PFT_DATA");
 	size_t mib = 64, chunk = 1 << 20, len, slen = 0, blen, i;
 	int reps = 3, cov = 0, k, j, only = -1, status = 0;
 	char path[1024];
@@ -234,31 +234,31 @@ int main(int argc, char **argv)
 			chunk = strtoul(argv[++k], NULL, 0);
 		else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
 			reps = atoi(argv[++k]);
-		else if (!strcmp(argv[k], "--shared") && k + 1 < argc)
-			shared = argv[++k];
+		else if (!strcmp(argv[k], "--data") && k + 1 < argc)
+			data = argv[++k];
 		else if (!strcmp(argv[k], "--cov"))
 			cov = 1;
 		else if (!strcmp(argv[k], "--only") && k + 1 < argc && (only = runner(argv[k + 1])) >= 0)
 			k++;
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] "
-					"[--shared DIR] [--cov] [--only pft|batch|ocsd]\n", argv[0]);
+					"[--data DIR] [--cov] [--only pft|batch|ocsd]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (!shared)
-		shared = "../shared";
+	if (!data)
+		data = PFT_DATA_DIR;
 	if (!mib || !chunk || chunk > 0xFFFFFFFFu || reps < 1) {
 		fprintf(stderr, "bench_packet: bad --mib, --chunk or --reps\n");
 		return 2;
 	}
 	pft_config_init(&cfg);
 	if (cov) {
-		snprintf(path, sizeof(path), "%s/data/ptm/trace_cov_a15/PTM_0_2.bin", shared);
+		snprintf(path, sizeof(path), "%s/trace_cov_a15/PTM_0_2.bin", data);
 		cfg.etmcr = 0x20000400u;
 		cfg.etmtraceidr = 0x02;
 	} else {
-		snprintf(path, sizeof(path), "%s/data/ptm/TC2/cstrace.bin", shared);
+		snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", data);
 		cfg.etmcr = 0x10001000u;
 		cfg.etmtraceidr = 0x13;
 	}
@@ -266,7 +266,7 @@ int main(int argc, char **argv)
 	cfg.etmidr = 0x411CF312u;
 	cap = bench_read_file(path, &len);
 	if (!cap) {
-		fprintf(stderr, "bench_packet: cannot read %s (set --shared or PFT_SHARED)\n", path);
+		fprintf(stderr, "bench_packet: cannot read %s (set --data or PFT_DATA)\n", path);
 		return 2;
 	}
 	if (cov) {

@@ -1,15 +1,19 @@
 #!/bin/sh
-# Install what pft needs to build and test on Debian 12 (run as root or with sudo).
+# Install what pft needs to build and test on Debian 12 (run as root or with sudo),
+# then check that every header, library and tool is there (scripts/check_deps.sh).
 set -e
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-	build-essential cmake pkg-config clang libclang-rt-14-dev \
+	build-essential cmake pkg-config git clang llvm libclang-rt-14-dev \
 	libcapstone-dev libelf-dev libdw-dev libunicorn-dev \
 	libopencsd-dev libopencsd-bin \
-	gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-arm-linux-gnueabihf qemu-user \
-	python3 >/dev/null
+	gcc-arm-none-eabi libnewlib-arm-none-eabi \
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross qemu-user \
+	python3 python3-jsonschema lcov valgrind autofdo \
+	dpkg-dev debhelper fakeroot >/dev/null
 # A Debian armhf program for the pft record end-to-end test (tests/scripts/record_qemu_busybox.sh)
 "$(dirname "$0")/fetch_busybox_armhf.sh" || echo "deps: busybox armhf not fetched; its test will be skipped" >&2
+"$(dirname "$0")/check_deps.sh"

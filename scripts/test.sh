@@ -3,28 +3,26 @@
 #   1. build with -Werror and run every test (ctest);
 #   2. build again with AddressSanitizer + UndefinedBehaviorSanitizer, run every test;
 #   3. build the libFuzzer targets with clang and run each for $PFT_FUZZ_SECONDS (default 20).
-# Real trace is read from $PFT_SHARED (default: ../shared beside this checkout).
 set -e
 cd "$(dirname "$0")/.."
 JOBS=$(nproc 2>/dev/null || echo 2)
-SHARED=${PFT_SHARED:-$(cd .. && pwd)/shared}
 FUZZ_SECONDS=${PFT_FUZZ_SECONDS:-20}
 
 echo "== build (-Werror) and test"
-cmake -S . -B build/werror -DPFT_WERROR=ON -DPFT_SHARED_DIR="$SHARED" >/dev/null
+cmake -S . -B build/werror -DPFT_WERROR=ON >/dev/null
 cmake --build build/werror -j"$JOBS"
 ctest --test-dir build/werror --output-on-failure -j"$JOBS"
 
 echo "== ASan + UBSan build and test"
 cmake -S . -B build/asan -DCMAKE_C_COMPILER=clang -DPFT_WERROR=ON -DPFT_SANITIZE=ON \
-	-DPFT_BENCH=OFF -DPFT_SHARED_DIR="$SHARED" >/dev/null
+	-DPFT_BENCH=OFF >/dev/null
 cmake --build build/asan -j"$JOBS"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build/asan --output-on-failure -j"$JOBS"
 
 echo "== fuzz (${FUZZ_SECONDS}s per target)"
 cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DPFT_FUZZ=ON -DPFT_BENCH=OFF \
-	-DPFT_SHARED_DIR="$SHARED" >/dev/null
+	>/dev/null
 cmake --build build/fuzz -j"$JOBS"
 for f in build/fuzz/fuzz/fuzz_*; do
 	[ -x "$f" ] || continue

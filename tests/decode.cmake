@@ -7,16 +7,16 @@ find_program(PYTHON3 python3)
 if(PYTHON3)
   add_test(NAME decode_ds5_tc2
            COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/decode_ds5.py
-                   $<TARGET_FILE:pft> ${PFT_SHARED_DIR}/data/ptm/TC2 0x13
-                   ${PFT_SHARED_DIR}/data/ptm/TC2/ds5-dumps/ptmv1_0x13.txt)
+                   $<TARGET_FILE:pft> ${PFT_DATA_DIR}/TC2 0x13
+                   ${PFT_DATA_DIR}/TC2/ds5-dumps/ptmv1_0x13.txt)
   set_tests_properties(decode_ds5_tc2 PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
   if(TRC_PKT_LISTER)
     add_test(NAME decode_opencsd_cov
              COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/decode_opencsd.py
-                     $<TARGET_FILE:pft> ${PFT_SHARED_DIR}/data/ptm/trace_cov_a15)
+                     $<TARGET_FILE:pft> ${PFT_DATA_DIR}/trace_cov_a15)
     add_test(NAME decode_opencsd_tc2
              COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/decode_opencsd.py
-                     $<TARGET_FILE:pft> ${PFT_SHARED_DIR}/data/ptm/TC2 0x13)
+                     $<TARGET_FILE:pft> ${PFT_DATA_DIR}/TC2 0x13)
     set_tests_properties(decode_opencsd_cov decode_opencsd_tc2 PROPERTIES
                          ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
   endif()

@@ -7,10 +7,10 @@ endif()
 set(PFT_DUMP_ORACLE ${CMAKE_CURRENT_SOURCE_DIR}/scripts/dump_oracle.py)
 add_test(NAME dump_oracle_tc2
          COMMAND ${PFT_PYTHON3} ${PFT_DUMP_ORACLE} $<TARGET_FILE:pft>
-                 ${PFT_SHARED_DIR}/data/ptm/TC2 --id 0x13 --min-packets 1789)
+                 ${PFT_DATA_DIR}/TC2 --id 0x13 --min-packets 1789)
 add_test(NAME dump_oracle_cov
          COMMAND ${PFT_PYTHON3} ${PFT_DUMP_ORACLE} $<TARGET_FILE:pft>
-                 ${PFT_SHARED_DIR}/data/ptm/trace_cov_a15 --min-packets 11)
+                 ${PFT_DATA_DIR}/trace_cov_a15 --min-packets 11)
 add_test(NAME dump_bad_input
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/dump_bad_input.sh)
 set_tests_properties(dump_oracle_tc2 dump_oracle_cov dump_bad_input PROPERTIES

@@ -12,10 +12,10 @@ int check_report(void)
 	return check_failures ? 1 : 0;
 }
 
-const char *check_shared_path(char *buf, size_t cap, const char *rel)
+const char *check_data_path(char *buf, size_t cap, const char *rel)
 {
-	const char *base = getenv("PFT_SHARED");
-	snprintf(buf, cap, "%s/%s", base && *base ? base : "../shared", rel);
+	const char *base = getenv("PFT_DATA");
+	snprintf(buf, cap, "%s/%s", base && *base ? base : PFT_DATA_DEFAULT, rel);
 	return buf;
 }
 

@@ -36,9 +36,9 @@ extern int check_count;
 /* Prints a summary; returns the exit status for main(). */
 int check_report(void);
 
-/* Path of a file under the shared folder ($PFT_SHARED, default ../shared):
+/* Path of a file under the repository's data/ folder ($PFT_DATA, set by CTest):
  * writes into buf and returns it. */
-const char *check_shared_path(char *buf, size_t cap, const char *rel);
+const char *check_data_path(char *buf, size_t cap, const char *rel);
 
 /* Reads a whole file into a malloc'd buffer; NULL if it cannot. */
 uint8_t *check_read_file(const char *path, size_t *len);

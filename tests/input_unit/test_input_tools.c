@@ -213,7 +213,7 @@ int main(void)
 	size_t caplen, n, i;
 	int64_t sl;
 
-	if (!check_shared_path(path, sizeof path, "data/ptm/TC2/cstrace.bin") ||
+	if (!check_data_path(path, sizeof path, "TC2/cstrace.bin") ||
 	    !(cap = read_file(path, &caplen))) {
 		CHECK(0);
 		return check_report();

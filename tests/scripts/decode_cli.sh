@@ -6,8 +6,8 @@
 # and symbols from --elf.
 set -u
 PFT=${PFT_BIN:?}
-SH=${PFT_SHARED:?}
-COV=$SH/data/ptm/trace_cov_a15
+SH=${PFT_DATA:?}
+COV=$SH/trace_cov_a15
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0

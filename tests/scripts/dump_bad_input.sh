@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # pft dump on bad input: each case must give exactly one message on stderr
 # (containing the expected words), the expected non-zero exit status, and
-# no packet output.  Needs $PFT_BIN and $PFT_SHARED.
+# no packet output.  Needs $PFT_BIN and $PFT_DATA.
 set -u
 PFT=${PFT_BIN:?PFT_BIN not set}
-TC2=${PFT_SHARED:?PFT_SHARED not set}/data/ptm/TC2
+TC2=${PFT_DATA:?PFT_DATA not set}/TC2
 T=$(mktemp -d "${TMPDIR:-/tmp}/pft_bad.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
 fails=0

@@ -14,7 +14,7 @@ tools skip bytes (pft: one `unsynced` item; OpenCSD: NOTSYNC lines); only
 the byte count is compared there.
 
 Deliberate differences (the comparison allows exactly these; the numbers
-are those of ../shared/spec/PFT_PACKET_LAYOUTS.md section 16):
+are those of doc/packets.md, "Choices on the ambiguities"):
   D1  OpenCSD prints "Hyp;" from remembered state on a branch without
       exception byte 1; pft reports Hyp only when the packet carries it.
       Hyp is compared where pft has it.

@@ -87,9 +87,9 @@ fi
 
 # registers from a snapshot device ini (--regs), written back complete, and
 # re-recording from the written ini gives the same trace
-if [ -n "${PFT_SHARED:-}" ] && [ -f "$PFT_SHARED/data/ptm/trace_cov_a15/device5.ini" ]; then
+if [ -n "${PFT_DATA:-}" ] && [ -f "$PFT_DATA/trace_cov_a15/device5.ini" ]; then
 	"$PFT_BIN" record -q "$EX/switch.elf" -o "$T/r1" --log "$T/r1.log" --range 0x10000-0x10100 \
-		--regs "$PFT_SHARED/data/ptm/trace_cov_a15/device5.ini"
+		--regs "$PFT_DATA/trace_cov_a15/device5.ini"
 	"$PFT_BIN" record -q "$EX/switch.elf" -o "$T/r2" --regs "$T/r1/PTM_0.ini"
 	if grep -q '^ETMTRACEIDR(0x080)=0x00000002' "$T/r1/PTM_0.ini" &&
 	   grep -q '^ETMTECR1(0x009)=0x00000001' "$T/r1/PTM_0.ini" &&

@@ -34,9 +34,9 @@ def run(pft, args, blocks, block):
 
 
 def main():
-    pft, shared = sys.argv[1], sys.argv[2]
+    pft, data = sys.argv[1], sys.argv[2]
     mib = int(sys.argv[3]) if len(sys.argv) > 3 else 256
-    tc2 = os.path.join(shared, "data/ptm/TC2")
+    tc2 = os.path.join(data, "TC2")
     with open(os.path.join(tc2, "cstrace.bin"), "rb") as f:
         cap = f.read()
     assert len(cap) == 32768

@@ -3,10 +3,10 @@
 # pft dump and pft decode reading a pipe (no second pass possible): the same
 # packets and instructions as from the file, and the errors that need the
 # whole capture reported at the end with the file's messages and exit
-# status.  Needs $PFT_BIN and $PFT_SHARED.
+# status.  Needs $PFT_BIN and $PFT_DATA.
 set -u
 PFT=${PFT_BIN:?PFT_BIN not set}
-TC2=${PFT_SHARED:?PFT_SHARED not set}/data/ptm/TC2
+TC2=${PFT_DATA:?PFT_DATA not set}/TC2
 CAP=$TC2/cstrace.bin
 T=$(mktemp -d "${TMPDIR:-/tmp}/pft_pipe.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM

@@ -137,9 +137,9 @@ int main(void)
 	struct pft_flow_stats st;
 	int err;
 
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/ds5-dumps/ptmv1_0x13.txt");
+	check_data_path(path, sizeof(path), "TC2/ds5-dumps/ptmv1_0x13.txt");
 	load_ds5(path);
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/cstrace.bin");
+	check_data_path(path, sizeof(path), "TC2/cstrace.bin");
 	cap = check_read_file(path, &caplen);
 	CHECK(cap != NULL);
 	if (!cap)
@@ -147,7 +147,7 @@ int main(void)
 	s = malloc(caplen);
 	slen = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, caplen, NULL);
 	CHECK_EQ(slen, 4533);
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/kernel_dump.bin");
+	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
 	CHECK_EQ(pft_image_add_file(img, path, 0xC0008000u, 0, 0x50000), 0x50000);
 
 	/* registers of device_8.ini (PTM_0) */

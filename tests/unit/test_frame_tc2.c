@@ -82,8 +82,8 @@ int main(void)
 	int lines;
 	unsigned id;
 
-	check_shared_path(dir, sizeof dir, "data/ptm/TC2");
-	check_shared_path(path, sizeof path, "data/ptm/TC2/cstrace.bin");
+	check_data_path(dir, sizeof dir, "TC2");
+	check_data_path(path, sizeof path, "TC2/cstrace.bin");
 	cap = check_read_file(path, &len);
 	CHECK(cap != NULL);
 	if (!cap)

@@ -203,7 +203,7 @@ static void test_tc2(void)
 	uint8_t *raw, out[256];
 	struct pft_image *img = pft_image_alloc();
 
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/kernel_dump.bin");
+	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
 	raw = check_read_file(path, &len);
 	CHECK(raw != NULL);
 	if (!raw)

@@ -24,7 +24,7 @@ static void test_tc2(void)
 	cs_insn *ci;
 	unsigned checked = 0, blocks = 0;
 
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/kernel_dump.bin");
+	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
 	raw = check_read_file(path, &len);
 	CHECK(raw != NULL);
 	if (!raw)

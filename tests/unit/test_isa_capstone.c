@@ -387,8 +387,8 @@ int main(void)
 		for (b = 0; b < NBUCKETS; b++)
 			buckets[b].count = 0;
 		printf("TC2 kernel image, T32 linear sweep:\n");
-		CHECK_EQ(sweep_file(ha, ht, check_shared_path(path, sizeof path,
-		                    "data/ptm/TC2/kernel_dump.bin"), 1), 0);
+		CHECK_EQ(sweep_file(ha, ht, check_data_path(path, sizeof path,
+		                    "TC2/kernel_dump.bin"), 1), 0);
 		CHECK(checked[SET_T16] + checked[SET_T32] > 100000);
 	}
 	cs_close(&ha);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Oracle: the ISA classifier against ARM DS-5's decode of real trace
- * (data/ptm/TC2/ds5-dumps/ptmv1_0x13.txt: a Thumb-2 Linux kernel on a
+ * (data/TC2/ds5-dumps/ptmv1_0x13.txt: a Thumb-2 Linux kernel on a
  * Cortex-A15).  For every executed instruction DS-5 lists the opcode, its
  * disassembly, whether it is a branch and whether it failed its condition.
  * Checked here, row by row:
@@ -43,8 +43,8 @@ int main(void)
 {
 	char path[512];
 	size_t len, i;
-	uint8_t *buf = check_read_file(check_shared_path(path, sizeof path,
-	                               "data/ptm/TC2/ds5-dumps/ptmv1_0x13.txt"), &len);
+	uint8_t *buf = check_read_file(check_data_path(path, sizeof path,
+	                               "TC2/ds5-dumps/ptmv1_0x13.txt"), &len);
 	char *p, *next;
 	struct row prev = { 0 };
 	unsigned long rows = 0, branches = 0, directs = 0, flow_checked = 0, it_seen = 0;

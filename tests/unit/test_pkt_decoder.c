@@ -93,8 +93,8 @@ static void check_cov(void)
 	struct pft_config c = pkt_cfg(C_RSTK);
 	char path[512], atoms[32];
 	size_t len;
-	uint8_t *buf = check_read_file(check_shared_path(path, sizeof(path),
-							 "data/ptm/trace_cov_a15/PTM_0_2.bin"), &len);
+	uint8_t *buf = check_read_file(check_data_path(path, sizeof(path),
+							 "trace_cov_a15/PTM_0_2.bin"), &len);
 	struct pft_packet out[32];
 	int k, i;
 
@@ -172,8 +172,8 @@ static void check_tc2(void)
 	struct pft_config c = pkt_cfg(C_TC2);
 	char path[512];
 	size_t len, i;
-	uint8_t *cap = check_read_file(check_shared_path(path, sizeof(path),
-							 "data/ptm/TC2/cstrace.bin"), &len);
+	uint8_t *cap = check_read_file(check_data_path(path, sizeof(path),
+							 "TC2/cstrace.bin"), &len);
 	uint8_t *s;
 	int64_t sl;
 	int k, j, count[PFT_PKT_NR_TYPES] = { 0 };

@@ -96,8 +96,8 @@ static void check_real(void)
 	struct pft_config c;
 	int n;
 
-	buf = check_read_file(check_shared_path(path, sizeof(path),
-						"data/ptm/trace_cov_a15/PTM_0_2.bin"), &len);
+	buf = check_read_file(check_data_path(path, sizeof(path),
+						"trace_cov_a15/PTM_0_2.bin"), &len);
 	CHECK(buf != NULL);
 	if (buf) {
 		c = pkt_cfg(C_RSTK);
@@ -105,7 +105,7 @@ static void check_real(void)
 		free(buf);
 	}
 
-	buf = check_read_file(check_shared_path(path, sizeof(path), "data/ptm/TC2/cstrace.bin"),
+	buf = check_read_file(check_data_path(path, sizeof(path), "TC2/cstrace.bin"),
 			      &len);
 	CHECK(buf != NULL);
 	if (buf) {

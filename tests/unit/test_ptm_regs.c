@@ -109,7 +109,7 @@ static void ini(void)
 	size_t len;
 	uint32_t v;
 	uint8_t b[16];
-	check_shared_path(path, sizeof(path), "data/ptm/trace_cov_a15/device5.ini");
+	check_data_path(path, sizeof(path), "trace_cov_a15/device5.ini");
 	char *text = (char *)check_read_file(path, &len);
 	CHECK(text != NULL);
 	if (!text)

@@ -78,7 +78,7 @@ int main(void)
 	struct items v;
 	memset(&v, 0, sizeof(v));
 
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/cstrace.bin");
+	check_data_path(path, sizeof(path), "TC2/cstrace.bin");
 	uint8_t *cap = check_read_file(path, &caplen);
 	CHECK(cap != NULL);
 	if (!cap)
@@ -87,7 +87,7 @@ int main(void)
 	int64_t slen = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, caplen, NULL);
 	CHECK_EQ(slen, 4533);
 	struct pft_image *img = pft_image_alloc();
-	check_shared_path(path, sizeof(path), "data/ptm/TC2/kernel_dump.bin");
+	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
 	CHECK_EQ(pft_image_add_file(img, path, 0xC0008000u, 0, 0x50000), 0x50000);
 
 	/* registers of device_8.ini (PTM_0, trace ID 0x13) */

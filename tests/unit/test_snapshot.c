@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Snapshot reader on the two real snapshot folders (values checked against
- * the ini files as shipped and ../shared/data/ptm/README.md) and on broken
+ * the ini files as shipped and data/README.md) and on broken
  * folders made here (every error names the file and line). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -27,7 +27,7 @@ static void test_tc2(void)
 	uint64_t v;
 	int i;
 
-	check_shared_path(dir, sizeof dir, "data/ptm/TC2");
+	check_data_path(dir, sizeof dir, "TC2");
 	CHECK_EQ(pft_snapshot_open(dir, &sn, msg, sizeof msg), 0);
 	if (!sn) {
 		fprintf(stderr, "%s\n", msg);
@@ -98,7 +98,7 @@ static void test_cov(void)
 	uint64_t v;
 	int i;
 
-	check_shared_path(dir, sizeof dir, "data/ptm/trace_cov_a15");
+	check_data_path(dir, sizeof dir, "trace_cov_a15");
 	CHECK_EQ(pft_snapshot_open(dir, &sn, msg, sizeof msg), 0);
 	if (!sn) {
 		fprintf(stderr, "%s\n", msg);

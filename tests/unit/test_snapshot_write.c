@@ -94,7 +94,7 @@ int main(void)
 	struct pft_snapshot_dump d;
 	struct listing orig, ours;
 
-	check_shared_path(src, sizeof src, "data/ptm/TC2");
+	check_data_path(src, sizeof src, "TC2");
 	snprintf(path, sizeof path, "%s/cstrace.bin", src);
 	cap = check_read_file(path, &cap_len);
 	snprintf(path, sizeof path, "%s/kernel_dump.bin", src);

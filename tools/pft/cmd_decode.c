@@ -57,8 +57,8 @@ static void help(FILE *f)
 		INPUT_OPTIONS_HELP
 		"\n"
 		"Examples:\n"
-		"  pft decode ../shared/data/ptm/TC2 --id 0x13\n"
-		"  pft decode ../shared/data/ptm/trace_cov_a15 --ranges\n"
+		"  pft decode data/TC2 --id 0x13\n"
+		"  pft decode data/trace_cov_a15 --ranges\n"
 		"  pft decode ptm.bin --etmcr 0x20000000 --elf prog.elf --format addrs\n"
 		"  pft decode cstrace.bin --format frames --id 0x13 --cycle-accurate \\\n"
 		"      --image kernel.bin@0xC0008000 --json\n"

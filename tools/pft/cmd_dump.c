@@ -40,8 +40,8 @@ static void help(FILE *f)
 		INPUT_OPTIONS_HELP
 		"\n"
 		"Examples:\n"
-		"  pft dump ../shared/data/ptm/TC2 --id 0x13\n"
-		"  pft dump ../shared/data/ptm/trace_cov_a15 --json\n"
+		"  pft dump data/TC2 --id 0x13\n"
+		"  pft dump data/trace_cov_a15 --json\n"
 		"  pft dump cstrace.bin --format frames --id 0x13 --cycle-accurate --timestamps\n"
 		"  pft dump ptm.bin --etmcr 0x10001000 --etmidr 0x411CF312 --stats\n"
 		"\n"
