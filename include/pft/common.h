@@ -76,6 +76,47 @@ struct pft_config {
 	uint32_t etmsyncfr;   /* 0x078 synchronisation frequency */
 };
 
+/* Register bits (spec ARM IHI 0035B §3.16), named once.  Single bits are
+ * masks; fields have a _SHIFT and an unshifted _MASK. */
+/* ETMCR, Main Control Register (§3.16.1). */
+#define PFT_ETMCR_POWER_DOWN          (1u << 0)
+#define PFT_ETMCR_BRANCH_BROADCAST    (1u << 8)
+#define PFT_ETMCR_PROGRAMMING         (1u << 10)
+#define PFT_ETMCR_CYCLE_ACCURATE      (1u << 12)
+#define PFT_ETMCR_CONTEXTID_SIZE_SHIFT 14 /* 0: none, 1: 1 byte, 2: 2, 3: 4 */
+#define PFT_ETMCR_CONTEXTID_SIZE_MASK 3u
+#define PFT_ETMCR_TIMESTAMP           (1u << 28)
+#define PFT_ETMCR_RETURN_STACK        (1u << 29)
+#define PFT_ETMCR_VMID                (1u << 30) /* PFTv1.1 */
+#define PFT_ETMCR_RESERVED            0x80FF287Eu /* must be zero */
+/* ETMCCR, Configuration Code Register (§3.16.2). */
+#define PFT_ETMCCR_ADDR_PAIRS_MASK    0xFu /* [3:0] address comparator pairs */
+#define PFT_ETMCCR_COUNTERS_SHIFT     13
+#define PFT_ETMCCR_COUNTERS_MASK      7u
+#define PFT_ETMCCR_SEQUENCER          (1u << 16)
+#define PFT_ETMCCR_EXT_OUTPUTS_SHIFT  20
+#define PFT_ETMCCR_EXT_OUTPUTS_MASK   7u
+#define PFT_ETMCCR_CID_CMPS_SHIFT     24
+#define PFT_ETMCCR_CID_CMPS_MASK      3u
+/* ETMCCER, Configuration Code Extension Register (§3.16.29). */
+#define PFT_ETMCCER_TIMESTAMP         (1u << 22) /* timestamping implemented */
+#define PFT_ETMCCER_RETURN_STACK      (1u << 23) /* return stack implemented */
+#define PFT_ETMCCER_DMB_WAYPOINT      (1u << 24) /* DMB/DSB are waypoints */
+#define PFT_ETMCCER_TS_ON_DMB         (1u << 25) /* timestamp on DMB/DSB */
+#define PFT_ETMCCER_VIRTUALIZATION    (1u << 26) /* PFTv1.1: VMID */
+#define PFT_ETMCCER_REDUCED_COUNTER   (1u << 27) /* PFTv1.1 */
+#define PFT_ETMCCER_TS_BINARY         (1u << 28) /* PFTv1.1: 0 = Gray */
+#define PFT_ETMCCER_TS_64BIT          (1u << 29) /* PFTv1.1: 0 = 48 bits */
+/* ETMIDR, ID Register (§3.16.28). */
+#define PFT_ETMIDR_MINOR_SHIFT        4  /* 0 = PFTv1.0, 1 = PFTv1.1 */
+#define PFT_ETMIDR_MINOR_MASK         0xFu
+#define PFT_ETMIDR_MAJOR_SHIFT        8  /* 3 = PFTv1 (2 = ETMv3) */
+#define PFT_ETMIDR_MAJOR_MASK         0xFu
+#define PFT_ETMIDR_THUMB32_SINGLE     (1u << 18) /* 32-bit Thumb is one instruction */
+#define PFT_ETMIDR_SECURITY_EXT       (1u << 19)
+/* ETMTRACEIDR (§3.16.35). */
+#define PFT_ETMTRACEIDR_MASK          0x7Fu
+
 /* Defaults: a PFTv1.1 PTM as on Cortex-A15 (ETMIDR 0x411CF312, ETMCCER
  * 0x34C01AC2, ETMCCR 0x8D294004), ETMCR 0 (no CA, no timestamps, no context
  * ID), trace ID 0x10, ETMSYNCFR 0x400. */

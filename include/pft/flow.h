@@ -31,22 +31,13 @@
 
 #include "pft/common.h"
 #include "pft/packet.h"
+#include "pft/isa.h" /* struct pft_insn */
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct pft_image;
-
-/* One instruction of the program image, as the decoder classified it. */
-struct pft_insn {
-	uint64_t addr;
-	uint32_t opcode;   /* A32 word; 32-bit T32 hw1 << 16 | hw2; 16-bit T32 hw */
-	uint8_t size;      /* 2 or 4 */
-	uint8_t wp_class;  /* enum pft_wp_class (pft/isa.h); PFT_WP_BARRIER counts
-	                      as a waypoint only when ETMCCER[24] says so */
-	uint16_t flags;    /* PFT_INSN_F_* (pft/isa.h) */
-};
 
 enum pft_flow_kind {
 	PFT_FLOW_RANGE = 1,  /* a run of executed instructions */

@@ -71,6 +71,17 @@ struct pft_insn_info {
 	uint64_t target;   /* direct branch target (F_TARGET) */
 };
 
+/* One instruction of a program, as classified at its address (the flow
+ * decoder's ranges are arrays of these). */
+struct pft_insn {
+	uint64_t addr;
+	uint32_t opcode;   /* A32 word; 32-bit T32 hw1 << 16 | hw2; 16-bit T32 hw */
+	uint8_t size;      /* 2 or 4 */
+	uint8_t wp_class;  /* enum pft_wp_class; PFT_WP_BARRIER counts as a
+	                      waypoint only when ETMCCER[24] says so */
+	uint16_t flags;    /* PFT_INSN_F_* */
+};
+
 /* Classify the instruction at addr in instruction set isa, whose bytes (in
  * memory order, little-endian) are bytes[0..avail).  Needs 4 bytes for A32,
  * 2 or 4 for T32/ThumbEE.  Returns 0, -PFT_E_NOMAP when avail is too small

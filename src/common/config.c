@@ -38,22 +38,23 @@ static int derive(const struct pft_config *cfg, struct pft_features *f,
 	cr = cfg->etmcr;
 	ccer = cfg->etmccer;
 	idr = cfg->etmidr;
-	major = (idr >> 8) & 0xF;
-	f->minor = (idr >> 4) & 0xF;
-	f->cycle_accurate = (cr >> 12) & 1;
-	f->branch_broadcast = (cr >> 8) & 1;
-	f->return_stack = (cr >> 29) & 1;
-	f->timestamps = (cr >> 28) & 1;
-	f->contextid_bytes = cid_bytes[(cr >> 14) & 3];
-	f->dmb_waypoint = (ccer >> 24) & 1;
-	f->ts_on_dmb = (ccer >> 25) & 1;
-	f->thumb32_single = (idr >> 18) & 1;
-	f->security_ext = (idr >> 19) & 1;
-	f->trace_id = cfg->etmtraceidr & 0x7F;
+	major = (idr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK;
+	f->minor = (idr >> PFT_ETMIDR_MINOR_SHIFT) & PFT_ETMIDR_MINOR_MASK;
+	f->cycle_accurate = !!(cr & PFT_ETMCR_CYCLE_ACCURATE);
+	f->branch_broadcast = !!(cr & PFT_ETMCR_BRANCH_BROADCAST);
+	f->return_stack = !!(cr & PFT_ETMCR_RETURN_STACK);
+	f->timestamps = !!(cr & PFT_ETMCR_TIMESTAMP);
+	f->contextid_bytes = cid_bytes[(cr >> PFT_ETMCR_CONTEXTID_SIZE_SHIFT) &
+				      PFT_ETMCR_CONTEXTID_SIZE_MASK];
+	f->dmb_waypoint = !!(ccer & PFT_ETMCCER_DMB_WAYPOINT);
+	f->ts_on_dmb = !!(ccer & PFT_ETMCCER_TS_ON_DMB);
+	f->thumb32_single = !!(idr & PFT_ETMIDR_THUMB32_SINGLE);
+	f->security_ext = !!(idr & PFT_ETMIDR_SECURITY_EXT);
+	f->trace_id = cfg->etmtraceidr & PFT_ETMTRACEIDR_MASK;
 	if (f->minor >= 1) {
-		f->vmid = (cr >> 30) & 1;
-		f->ts_bits = ((ccer >> 29) & 1) ? 64 : 48;
-		f->ts_gray = ((ccer >> 28) & 1) ? 0 : 1;
+		f->vmid = !!(cr & PFT_ETMCR_VMID);
+		f->ts_bits = (ccer & PFT_ETMCCER_TS_64BIT) ? 64 : 48;
+		f->ts_gray = (ccer & PFT_ETMCCER_TS_BINARY) ? 0 : 1;
 	} else {
 		/* PFTv1.0: ETMCCER[29:26] are RAZ; timestamps are 48-bit Gray. */
 		f->ts_bits = 48;
@@ -86,10 +87,10 @@ static int derive(const struct pft_config *cfg, struct pft_features *f,
 				 (unsigned)cr);
 		return -PFT_E_BAD_CONFIG;
 	}
-	if (cr & 0x80FF287Eu) {
+	if (cr & PFT_ETMCR_RESERVED) {
 		if (msg)
 			snprintf(msg, cap, "ETMCR 0x%08X: reserved bits set (0x%08X)",
-				 (unsigned)cr, (unsigned)(cr & 0x80FF287Eu));
+				 (unsigned)cr, (unsigned)(cr & PFT_ETMCR_RESERVED));
 		return -PFT_E_BAD_CONFIG;
 	}
 	return 0;

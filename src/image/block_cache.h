@@ -9,7 +9,6 @@
 #ifndef PFT_BLOCK_CACHE_H
 #define PFT_BLOCK_CACHE_H
 
-#include "pft/flow.h"
 #include "pft/image.h"
 #include "image/image_int.h"
 #include "pft/isa.h"

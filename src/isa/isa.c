@@ -58,7 +58,7 @@ int pft_isa_decode(enum pft_isa isa, uint64_t addr, const uint8_t *bytes, size_t
 			return -PFT_E_NOMAP;
 		}
 		hw1 = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8;
-		if ((hw1 & 0xF800u) < 0xE800u) {
+		if (pft_isa_thumb_size(hw1) == 2) {
 			out->opcode = hw1;
 			out->size = 2;
 			pft_isa_decode_t16(hw1, addr, isa, opts, out);
