@@ -27,28 +27,15 @@
  *      --contextid-bytes 0|1|2|4  --pft-version 1.0|1.1
  *
  * 2. input_open(): positional argument (snapshot folder, capture file, or
- *    "-" for stdin) + options -> configuration, the snapshot (memory dumps)
- *    and a reader of the de-formatted PFT byte stream of the chosen source.
- *    Configuration = pft_config_init() defaults, then the snapshot's [regs],
- *    then --etmXX values, then the named flags; it must pass
- *    pft_config_check().
- *    Which source: --source NAME, else --id, else the snapshot's first PTM
- *    source whose trace ID has data; for a capture file, --id, else the only
- *    trace ID with data.  Capture format: --format, else the snapshot's
- *    buffer format, else "frames" when --id is given and "raw" otherwise.
+ *    "-" for stdin) + options -> a pft_source (pft/source.h: which source,
+ *    which trace ID, which layout, streaming in chunks, capture offsets),
+ *    and the configuration: the source's registers (the snapshot's [regs],
+ *    else pft_config_init() defaults), then --etmXX values, then the named
+ *    flags (input_apply_options); it must pass pft_config_check().
  *
- *    Streaming: the capture is read in chunks of INPUT_CHUNK bytes through
- *    the frame deformatter; input_read() hands out the chosen source's bytes
- *    chunk by chunk, so memory stays bounded whatever the input size.  A
- *    regular file in frame format is first scanned once (de-formatting
- *    only, nothing kept) for the trace IDs it holds, so that the choice of
- *    ID, an absent ID and the stream length are known up front.  A pipe
- *    cannot be read twice: there the first trace ID with data is taken when
- *    no ID is given, stream_len is INPUT_LEN_UNKNOWN, and input_finish()
- *    reports at the end what could not be known before (an ID without data,
- *    several IDs, no data at all).
- *
- *        r = input_open(&in, path, &io, "dump");      // exit code, message printed
+ *        struct input in;
+ *        r = input_open(&in, path, &io, 0, "dump");   // exit code, message printed
+ *        if (r) return r;
  *        while ((k = input_read(&in, &buf, &len)) > 0)
  *            feed buf[0..len) (valid until the next input_read);
  *        if (k < 0) -> in.exit_code (read error, message printed)
@@ -75,6 +62,7 @@
 #include "pft/frame.h"
 #include "pft/packet.h"
 #include "pft/snapshot.h"
+#include "pft/source.h"
 
 /* getopt_long codes of the input options (long options only). */
 enum {
@@ -144,13 +132,16 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
  * pft_config_check.  PFT_EXIT_OK or PFT_EXIT_USAGE (message printed). */
 int input_config(const struct input_opts *o, struct pft_config *cfg, const char *cmd);
 
-#define INPUT_CHUNK (1u << 20) /* capture bytes per read */
-#define INPUT_LEN_UNKNOWN UINT64_MAX     /* stream_len of a pipe in frame format */
+#define INPUT_CHUNK PFT_SOURCE_CHUNK
+#define INPUT_LEN_UNKNOWN PFT_SOURCE_LEN_UNKNOWN
 
-struct input_segment { /* stream bytes [stream, next.stream) sit at capture, capture+1 ... */
-	uint64_t stream;
-	uint64_t capture;
-};
+/* Layer the options over cfg (defaults or a snapshot's registers): the one
+ * place where flags become ETMCR/ETMIDR bits. */
+void input_apply_options(struct pft_config *cfg, const struct input_opts *o);
+
+/* pft_config_check with the message "pft <cmd>: bad PTM registers[ in
+ * WHERE]: ...".  PFT_EXIT_OK or PFT_EXIT_USAGE. */
+int input_check_config(const struct pft_config *cfg, const char *cmd, const char *where);
 
 struct input {
 	const char *path;          /* as given ("-" for stdin) */
@@ -161,26 +152,16 @@ struct input {
 	                              regular file, else INPUT_LEN_UNKNOWN until the end */
 	uint64_t delivered;        /* stream bytes handed out by input_read so far */
 	uint64_t capture_len;      /* capture bytes read so far (all of them at the end) */
-	struct pft_snapshot *snap; /* NULL unless the input is a snapshot folder */
+	const struct pft_snapshot *snap; /* NULL unless the input is a snapshot folder */
 	const char *source_name;   /* snapshot source, or NULL */
 	const char *core_name;     /* core it traces (memory dumps: pft_snapshot_dump), or NULL */
 	const char *buffer_path;   /* the capture file read */
 	struct pft_frame_stats frame_stats; /* so far; complete at the end */
 	uint64_t frame_errors;     /* ERROR/UNSYNCED frame items */
-	char frame_error_msg[256]; /* the first, described; "" if none */
+	const char *frame_error_msg; /* the first, described; "" if none */
 	int exit_code;             /* after input_read returned -1 */
-	/* reader state (private) */
 	const char *cmd;
-	int fd, eof, done, have, auto_id, lock_id, track;
-	uint8_t *cbuf;             /* capture chunk */
-	size_t clen;
-	uint8_t *obuf;             /* de-formatted chunk (frame formats) */
-	size_t olen;
-	struct pft_frame_decoder *fdec;
-	char what[1200];           /* the capture, for messages */
-	uint64_t release;          /* capture offsets below this are no longer asked for */
-	struct input_segment *seg; /* stream offset -> capture offset, live: [seg0, nseg) */
-	size_t seg0, nseg, segcap;
+	struct pft_source *src;
 };
 
 /* See the top of this file.  capture_offsets: keep the stream -> capture
@@ -203,13 +184,15 @@ void input_close(struct input *in);
 
 /* Offset in the capture of stream byte off: off must be handed out already
  * and not below what was released.  Needs capture_offsets in input_open. */
-uint64_t input_capture_offset(const struct input *in, uint64_t off);
+static inline uint64_t input_capture_offset(const struct input *in, uint64_t off)
+{
+	return pft_source_capture_offset(in->src, off);
+}
 
 /* Stream bytes below off will not be asked for again (their map is freed). */
 static inline void input_release(struct input *in, uint64_t off)
 {
-	if (off > in->release)
-		in->release = off;
+	pft_source_release(in->src, off);
 }
 
 #endif
