@@ -1,30 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PFT packet decoder: the decoder object's life cycle and the public entry
- * points that do not read packets (see pkt_internal.h for how the decoder
- * is split). */
+/* PFT packet decoder, floor 4: the decoder object's life cycle (alloc,
+ * feed, end, offset) and pft_pkt_decode_buffer() over pft_pkt_next().  See
+ * pkt_internal.h for the floors. */
 #include <stddef.h>
 #include <stdlib.h>
 
 #include "packet/pkt_internal.h"
-
-void pkt_dec_cfg_init(struct pkt_dec_cfg *c, const struct pft_features *f)
-{
-	c->ca = f->cycle_accurate;
-	c->cid_bytes = f->contextid_bytes;
-	c->v11 = f->minor >= 1;
-	c->ts_max = f->ts_bits == 64 ? 9 : 7;
-	c->ts_gray = f->ts_gray;
-	c->ts_bits = f->ts_bits;
-}
-
-void pkt_dec_state_reset(struct pkt_dec_state *st)
-{
-	st->base_addr = 0;
-	st->base_isa = PFT_ISA_UNKNOWN;
-	st->ns = 0;
-	st->hyp = 0;
-	st->ts = 0;
-}
 
 struct pft_pkt_decoder *pft_pkt_decoder_alloc(const struct pft_config *cfg)
 {

@@ -7,7 +7,7 @@
  * struct pft_packet is written as nine 8-byte words composed in registers:
  * every field, the zeros of the fields that do not apply and the raw bytes
  * (fewer instructions than clearing the struct and setting fields one by
- * one, and never a partial write).  Only included by pkt_decoder.c; needs
+ * one, and never a partial write).  Only included by pkt_read.c and pkt_next.c; needs
  * PKT_FAST (pkt_fields.h). */
 #ifndef PFT_PACKET_PKT_FAST_H
 #define PFT_PACKET_PKT_FAST_H
@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "packet/pkt_decoder.h"
+#include "packet/pkt_state.h"
 #include "packet/pkt_fields.h"
 
 #if defined(__GNUC__)

@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The packet decoder object and what its three files share:
- *   pkt_decoder.c  life cycle and public entry points (alloc, feed, end,
- *                  offset, decode_buffer)
- *   pkt_read.c     in sync: the per-type readers, the in-place fast path,
- *                  pft_pkt_next() and pft_pkt_next_batch()
- *   pkt_sync.c     everything else: A-sync search, unsynchronised runs
- *                  counted across chunks, zero runs, packets cut by a chunk
- *                  end, errors, pft_pkt_resync()
+/* The packet decoder object and the interfaces between its floors.  Each
+ * file calls only the floors below it, never one above:
+ *   pkt_state.h, pkt_fields.h, pkt_fast.h, pkt_tables.c
+ *                  configuration and compression state (shared with the
+ *                  encoder), sub-field readers, in-place fast readers,
+ *                  header and atom tables
+ *   pkt_read.c     floor 1: one reader per packet type (bounds-checked, or
+ *                  in place with PKT_FAST_AVAIL bytes readable)
+ *   pkt_sync.c     floor 2: everything out of the in-place path: A-sync
+ *                  search, unsynchronised runs counted across chunks, zero
+ *                  runs, packets cut by a chunk end, errors, pft_pkt_resync()
+ *   pkt_next.c     floor 3: pft_pkt_next() and pft_pkt_next_batch(): the
+ *                  in-place loop, handing over to pkt_sync.c
+ *   pkt_decoder.c  floor 4: life cycle (alloc, feed, end, offset) and
+ *                  pft_pkt_decode_buffer()
+ * The encoder (pkt_encoder.c) stands beside them on pkt_state.h and
+ * pkt_fields.h alone.
  *
  * Three modes:
  *   SEARCH  unsynchronised: scan for >= 5 x 0x00 followed by 0x80; the bytes
@@ -29,8 +38,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
-#include "packet/pkt_decoder.h"
+#include "packet/pkt_state.h"
 #include "packet/pkt_fields.h"
 
 enum { M_SEARCH, M_ZEROS, M_SYNC };
@@ -80,7 +90,7 @@ struct pft_pkt_decoder {
 };
 
 /* fast_lim for the current chunk and mode: pos < fast_lim means the packet
- * at pos can be read in place (pkt_read.c).  Call after any change of
+ * at pos can be read in place (pkt_next.c).  Call after any change of
  * mode, part_len or chunk. */
 static inline void upd_fast(struct pft_pkt_decoder *d)
 {
@@ -89,18 +99,66 @@ static inline void upd_fast(struct pft_pkt_decoder *d)
 			      : 0;
 }
 
-/* pkt_read.c: one packet at p (avail >= 1 bytes, pkt zeroed): the length,
- * NEED_MORE, R_ERROR or R_ZEROS; decoder state changes only on a packet. */
-int pkt_dec_read_one(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
-		     struct pft_packet *pkt);
-/* pkt_read.c: the next item when in sync with no partial packet. */
-int pkt_dec_next_in_sync(struct pft_pkt_decoder *d, struct pft_packet *pkt);
+/* The raw bytes of a packet read in place; bytes[] beyond size stay 0. */
+static inline void pkt_copy_raw(struct pft_packet *pkt, const uint8_t *p, size_t avail,
+				unsigned size)
+{
+	pkt->nbytes = (uint8_t)size;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (avail >= PFT_PKT_MAX_BYTES) {
+		/* two 8-byte loads and masks instead of a variable-length copy */
+		uint64_t lo, hi;
+		memcpy(&lo, p, 8);
+		memcpy(&hi, p + 8, 8);
+		if (size >= 8) {
+			hi &= size >= 16 ? ~0ull : (1ull << (8 * (size - 8))) - 1;
+		} else {
+			lo &= (1ull << (8 * size)) - 1;
+			hi = 0;
+		}
+		memcpy(pkt->bytes, &lo, 8);
+		memcpy(pkt->bytes + 8, &hi, 8);
+		return;
+	}
+#else
+	(void)avail;
+#endif
+	memcpy(pkt->bytes, p, size);
+}
 
-/* pkt_sync.c: everything the in-place readers leave (see above). */
-int pkt_dec_next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt);
-/* pkt_sync.c: turn the R_ERROR result in pkt (reason, size) into an ERROR
- * item for the bytes at p (stream offset off) and start searching. */
-int pkt_dec_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t off,
-		     const uint8_t *p);
+/* ---- floor 1, pkt_read.c ---- */
+
+/* One packet at p (avail >= 1 bytes, pkt zeroed): the length, NEED_MORE,
+ * R_ERROR or R_ZEROS.  The compression state changes only on a packet. */
+int pkt_read_packet(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+		    struct pft_packet *pkt);
+/* pkt_read_packet() with avail >= PKT_FAST_AVAIL: no bounds checks for the
+ * common packets. */
+int pkt_read_packet_fast(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
+			 struct pft_packet *pkt);
+/* With PKT_FAST_AVAIL bytes readable at p (stream offset off): a branch
+ * packet with exception bytes or a 5-byte address (pkt_read_branch_full),
+ * or any header but atoms, branches and I-syncs (pkt_read_other), as a
+ * complete item with offset and raw bytes.  Return the size, or 0 for an
+ * A-sync or an error (the general path reports those). */
+unsigned pkt_read_branch_full(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
+			      struct pft_packet *pkt);
+unsigned pkt_read_other(struct pft_pkt_decoder *d, const uint8_t *p, uint64_t off,
+			struct pft_packet *pkt);
+
+/* ---- floor 2, pkt_sync.c ---- */
+
+/* pkt_sync_next() returns this when the decoder is in sync with a packet
+ * at pos to read in place (the caller's floor does that). */
+#define PKT_IN_SYNC 1
+
+/* The next item when the in-place path cannot give it (A-sync search, zero
+ * runs, a partial packet, a queued item, chunk and stream end): 0 with an
+ * item, PKT_IN_SYNC, -PFT_E_AGAIN or -PFT_E_EOS. */
+int pkt_sync_next(struct pft_pkt_decoder *d, struct pft_packet *pkt);
+/* Turn the R_ERROR result in pkt (reason, size) into an ERROR item for the
+ * bytes at p (stream offset off) and start searching. */
+int pkt_sync_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t off,
+		      const uint8_t *p);
 
 #endif

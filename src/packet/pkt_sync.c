@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PFT packet decoder, out of the in-place path: the A-sync search with its
- * unsynchronised run counted across chunks (only the first 16 bytes kept),
- * zero runs, a packet cut by the end of a chunk (part[]) completed from the
- * next one, errors, and pft_pkt_resync().  Every byte fed is reported in
- * exactly one item. */
+/* PFT packet decoder, floor 2: everything out of the in-place path.  The
+ * A-sync search with its unsynchronised run counted across chunks (only the
+ * first 16 bytes kept), zero runs, a packet cut by the end of a chunk
+ * (part[]) completed from the next one with the readers of pkt_read.c,
+ * errors, and pft_pkt_resync().  Every byte fed is reported in exactly one
+ * item.  See pkt_internal.h for the floors. */
 #include <stddef.h>
 #include <string.h>
 
@@ -119,8 +120,8 @@ static void emit_unsynced(struct pft_pkt_decoder *d, struct pft_packet *pkt, uin
 	}
 }
 
-int pkt_dec_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t off,
-		     const uint8_t *p)
+int pkt_sync_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t off,
+		      const uint8_t *p)
 {
 	unsigned size = pkt->size;
 	unsigned reason = pkt->reason;
@@ -133,176 +134,221 @@ int pkt_dec_on_error(struct pft_pkt_decoder *d, struct pft_packet *pkt, uint64_t
 	return 0;
 }
 
-int pkt_dec_next_slow(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+/* The piece functions below return 0 with an item, PKT_IN_SYNC, a
+ * negative status, or STEP_AGAIN when the mode changed without an item. */
+#define STEP_AGAIN 2
+
+/* Every byte of the chunk is accounted for. */
+static int chunk_done(struct pft_pkt_decoder *d)
 {
+	if (d->ended)
+		return -PFT_E_EOS;
+	d->drained = 1;
+	return -PFT_E_AGAIN;
+}
+
+/* An ERROR item for the `size` bytes from stream offset off: the first
+ * zeros of them are zero bytes, the rest (if any) come from src. */
+static void error_item(struct pft_packet *pkt, unsigned reason, uint64_t off, uint64_t size,
+		       uint64_t zeros, const uint8_t *src)
+{
+	item(pkt, PFT_PKT_ERROR, off, size);
+	pkt->reason = (uint8_t)reason;
+	fill_bytes(pkt, zeros, src, size);
+}
+
+/* SYNC with a packet cut at the end of the last chunk (part[]): complete it
+ * from this chunk.  Without one, the in-place path reads on. */
+static int sync_part(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	unsigned old = d->part_len, total, take;
+	int r;
+
+	if (!old)
+		return d->pos < d->len ? PKT_IN_SYNC : chunk_done(d);
+	take = PFT_PKT_MAX_BYTES - old;
+	if (take > d->len - d->pos)
+		take = (unsigned)(d->len - d->pos);
+	if (!take && !d->ended)
+		return chunk_done(d);
+	memcpy(d->part + old, d->buf + d->pos, take);
+	total = old + take;
+	memset(pkt, 0, sizeof(*pkt));
+	r = pkt_read_packet(d, d->part, total, pkt);
+	if (r > 0) {
+		pkt->offset = d->part_off;
+		pkt->nbytes = (uint8_t)r;
+		memcpy(pkt->bytes, d->part, (size_t)r);
+		d->pos += (size_t)r - old;
+		d->part_len = 0;
+		return 0;
+	}
+	if (r == R_ERROR) {
+		unsigned esz = pkt->size < old ? old : pkt->size;
+		pkt->size = esz;
+		d->pos += esz - old;
+		d->part_len = 0;
+		return pkt_sync_on_error(d, pkt, d->part_off, d->part);
+	}
+	/* still incomplete: everything left was taken */
+	d->part_len = (uint8_t)total;
+	d->pos = d->len;
+	if (!d->ended)
+		return chunk_done(d);
+	error_item(pkt, PFT_PERR_TRUNCATED, d->part_off, total, 0, d->part);
+	d->part_len = 0;
+	enter_search(d);
+	return 0;
+}
+
+/* ZEROS, the run longer than ZRUN_MAX: all but the last five zeros are
+ * reported as skipped, and the search goes on. */
+static int zeros_too_long(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	uint64_t n = d->zrun - 5;
+
+	pkt_dec_state_reset(&d->st);
+	d->mode = M_SEARCH;
+	d->carry = d->zrun;
+	memset(d->head, 0, sizeof(d->head));
+	d->run_start = d->pos;
+	emit_unsynced(d, pkt, n);
+	d->zrun = 5;
+	return 0;
+}
+
+/* ZEROS: count the zero run; it ends in an A-sync (>= 5 zeros then 0x80),
+ * or is a bad A-sync, or is cut by the end of the stream. */
+static int sync_zeros(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	const uint8_t *b = d->buf;
+	size_t pos = d->pos, len = d->len, lim = len;
+
+	/* stop at the zero that makes the run longer than ZRUN_MAX */
+	if (lim - pos > ZRUN_MAX + 1 - d->zrun)
+		lim = pos + (size_t)(ZRUN_MAX + 1 - d->zrun);
+	while (pos < lim && b[pos] == 0)
+		pos++;
+	d->zrun += pos - d->pos;
+	d->pos = pos;
+	if (d->zrun > ZRUN_MAX)
+		return zeros_too_long(d, pkt);
+	if (pos == len) {
+		if (!d->ended)
+			return chunk_done(d);
+		if (!d->zrun) {
+			enter_search(d);
+			return STEP_AGAIN;
+		}
+		/* the stream ends inside an A-sync */
+		error_item(pkt, PFT_PERR_TRUNCATED, d->run_off, d->zrun, d->zrun, NULL);
+		enter_search(d);
+		return 0;
+	}
+	if (b[pos] == 0x80 && d->zrun >= 5) {
+		item(pkt, PFT_PKT_ASYNC, d->run_off, d->zrun + 1);
+		fill_bytes(pkt, d->zrun, b + pos, d->zrun + 1);
+		d->pos = pos + 1;
+		d->mode = M_SYNC;
+		return 0;
+	}
+	/* fewer than 5 zeros, or not followed by 0x80 */
+	error_item(pkt, PFT_PERR_BAD_ASYNC, d->run_off, d->zrun, d->zrun, NULL);
+	enter_search(d);
+	return 0;
+}
+
+/* SEARCH: scan for >= 5 zeros followed by 0x80, up to the end of the chunk
+ * or RUN_MAX bytes of run.  Returns the position reached (lim if no A-sync
+ * was found); d->zrun counts the trailing zeros. */
+static size_t search_scan(struct pft_pkt_decoder *d, size_t lim)
+{
+	const uint8_t *b = d->buf;
+	size_t pos = d->pos;
+	uint64_t z = d->zrun;
+
+	while (pos < lim) {
+		uint8_t c = b[pos];
+		if (c == 0) {
+			z++;
+		} else if (c == 0x80 && z >= 5) {
+			break;
+		} else {
+			z = 0;
+		}
+		pos++;
+	}
+	d->zrun = z;
+	d->pos = pos;
+	return pos;
+}
+
+/* SEARCH: the unsynchronised run is reported when an A-sync ends it, when it
+ * reaches RUN_MAX bytes, or at the end of the stream; at the end of a chunk
+ * it is carried over. */
+static int sync_search(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	size_t lim = d->len;
+	uint64_t run = d->carry + (d->pos - d->run_start), zs;
+
+	/* stop where the run reaches RUN_MAX bytes */
+	if (lim - d->pos > RUN_MAX - run)
+		lim = d->pos + (size_t)(RUN_MAX - run);
+	if (search_scan(d, lim) < lim) {
+		/* A-sync found: its zeros (at most ZRUN_MAX) end the run */
+		run = d->carry + (d->pos - d->run_start);
+		zs = d->zrun > ZRUN_MAX ? ZRUN_MAX : d->zrun;
+		d->zrun = zs;
+		d->mode = M_ZEROS;
+		if (run == zs)
+			return STEP_AGAIN;
+		emit_unsynced(d, pkt, run - zs);
+		return 0;
+	}
+	run = d->carry + (d->pos - d->run_start);
+	if (run == RUN_MAX) {
+		/* longest item: report all but the trailing zeros (at most
+		 * ZRUN_MAX), which an A-sync may end */
+		zs = d->zrun > ZRUN_MAX ? ZRUN_MAX : d->zrun;
+		emit_unsynced(d, pkt, run - zs);
+		d->zrun = zs;
+		return 0;
+	}
+	/* pos == len */
+	if (d->ended) {
+		if (!run)
+			return -PFT_E_EOS;
+		emit_unsynced(d, pkt, run);
+		d->zrun = 0;
+		return 0;
+	}
+	stash_run(d);
+	return chunk_done(d);
+}
+
+int pkt_sync_next(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	int r;
+
 	if (d->has_pend) {
 		*pkt = d->pend;
 		d->has_pend = 0;
 		return 0;
 	}
-	for (;;) {
+	do {
 		switch (d->mode) {
-		case M_SYNC: {
-			unsigned old, total, take;
-			int r;
-
-			if (!d->part_len) {
-				if (d->pos < d->len)
-					return pkt_dec_next_in_sync(d, pkt);
-				goto chunk_done;
-			}
-			/* complete the packet cut at the end of the last chunk */
-			old = d->part_len;
-			take = PFT_PKT_MAX_BYTES - old;
-			if (take > d->len - d->pos)
-				take = (unsigned)(d->len - d->pos);
-			if (!take && !d->ended)
-				goto chunk_done;
-			memcpy(d->part + old, d->buf + d->pos, take);
-			total = old + take;
-			memset(pkt, 0, sizeof(*pkt));
-			r = pkt_dec_read_one(d, d->part, total, pkt);
-			if (r > 0) {
-				pkt->offset = d->part_off;
-				pkt->nbytes = (uint8_t)r;
-				memcpy(pkt->bytes, d->part, (size_t)r);
-				d->pos += (size_t)r - old;
-				d->part_len = 0;
-				return 0;
-			}
-			if (r == R_ERROR) {
-				unsigned esz = pkt->size < old ? old : pkt->size;
-				pkt->size = esz;
-				d->pos += esz - old;
-				d->part_len = 0;
-				return pkt_dec_on_error(d, pkt, d->part_off, d->part);
-			}
-			/* still incomplete: everything left was taken */
-			d->part_len = (uint8_t)total;
-			d->pos = d->len;
-			if (d->ended) {
-				item(pkt, PFT_PKT_ERROR, d->part_off, total);
-				pkt->reason = PFT_PERR_TRUNCATED;
-				pkt->nbytes = (uint8_t)total;
-				memcpy(pkt->bytes, d->part, total);
-				d->part_len = 0;
-				enter_search(d);
-				return 0;
-			}
-			goto chunk_done;
-		}
-		case M_ZEROS: {
-			const uint8_t *b = d->buf;
-			size_t pos = d->pos, len = d->len, lim = len;
-			/* stop at the zero that makes the run longer than ZRUN_MAX */
-			if (lim - pos > ZRUN_MAX + 1 - d->zrun)
-				lim = pos + (size_t)(ZRUN_MAX + 1 - d->zrun);
-			while (pos < lim && b[pos] == 0)
-				pos++;
-			d->zrun += pos - d->pos;
-			d->pos = pos;
-			if (d->zrun > ZRUN_MAX) {
-				/* absurdly long zero run: report all but the last
-				 * five zeros as skipped and keep searching */
-				uint64_t n = d->zrun - 5;
-				pkt_dec_state_reset(&d->st);
-				d->mode = M_SEARCH;
-				d->carry = d->zrun;
-				memset(d->head, 0, sizeof(d->head));
-				d->run_start = d->pos;
-				emit_unsynced(d, pkt, n);
-				d->zrun = 5;
-				return 0;
-			}
-			if (pos == len) {
-				if (!d->ended)
-					goto chunk_done;
-				if (!d->zrun) {
-					enter_search(d);
-					continue;
-				}
-				/* the stream ends inside an A-sync */
-				item(pkt, PFT_PKT_ERROR, d->run_off, d->zrun);
-				pkt->reason = PFT_PERR_TRUNCATED;
-				fill_bytes(pkt, d->zrun, NULL, d->zrun);
-				enter_search(d);
-				return 0;
-			}
-			if (b[pos] == 0x80 && d->zrun >= 5) {
-				item(pkt, PFT_PKT_ASYNC, d->run_off, d->zrun + 1);
-				fill_bytes(pkt, d->zrun, b + pos, d->zrun + 1);
-				d->pos = pos + 1;
-				d->mode = M_SYNC;
-				return 0;
-			}
-			/* fewer than 5 zeros, or not followed by 0x80 */
-			item(pkt, PFT_PKT_ERROR, d->run_off, d->zrun);
-			pkt->reason = PFT_PERR_BAD_ASYNC;
-			fill_bytes(pkt, d->zrun, NULL, d->zrun);
-			enter_search(d);
-			return 0;
-		}
-		case M_SEARCH: {
-			const uint8_t *b = d->buf;
-			size_t pos = d->pos, len = d->len, lim = len;
-			uint64_t z = d->zrun, n, run = d->carry + (pos - d->run_start);
-
-			/* stop where the run reaches RUN_MAX bytes */
-			if (lim - pos > RUN_MAX - run)
-				lim = pos + (size_t)(RUN_MAX - run);
-			while (pos < lim) {
-				uint8_t c = b[pos];
-				if (c == 0) {
-					z++;
-				} else if (c == 0x80 && z >= 5) {
-					break;
-				} else {
-					z = 0;
-				}
-				pos++;
-			}
-			d->zrun = z;
-			d->pos = pos;
-			run = d->carry + (pos - d->run_start);
-			if (pos < lim) {
-				/* A-sync found: its zeros (at most ZRUN_MAX) end the run */
-				uint64_t zs = z > ZRUN_MAX ? ZRUN_MAX : z;
-				n = run - zs;
-				d->zrun = zs;
-				d->mode = M_ZEROS;
-				if (n) {
-					emit_unsynced(d, pkt, n);
-					return 0;
-				}
-				continue;
-			}
-			if (run == RUN_MAX) {
-				/* longest item: report all but the trailing zeros
-				 * (at most ZRUN_MAX), which an A-sync may end */
-				uint64_t zs = z > ZRUN_MAX ? ZRUN_MAX : z;
-				emit_unsynced(d, pkt, run - zs);
-				d->zrun = zs;
-				return 0;
-			}
-			/* pos == len */
-			if (d->ended) {
-				if (run) {
-					emit_unsynced(d, pkt, run);
-					d->zrun = 0;
-					return 0;
-				}
-				return -PFT_E_EOS;
-			}
-			stash_run(d);
-			goto chunk_done;
-		}
+		case M_SYNC:
+			r = sync_part(d, pkt);
+			break;
+		case M_ZEROS:
+			r = sync_zeros(d, pkt);
+			break;
+		case M_SEARCH:
+			r = sync_search(d, pkt);
+			break;
 		default:
 			return -PFT_E_INTERNAL;
 		}
-	}
-chunk_done:
-	if (d->ended)
-		return -PFT_E_EOS;
-	d->drained = 1;
-	return -PFT_E_AGAIN;
+	} while (r == STEP_AGAIN);
+	return r;
 }

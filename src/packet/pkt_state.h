@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Packet decoder internals shared with the encoder: the configuration bits
- * the byte layouts depend on, and the compression state both sides keep. */
-#ifndef PFT_PACKET_PKT_DECODER_H
-#define PFT_PACKET_PKT_DECODER_H
+/* What the packet decoder and the encoder share, below both: the
+ * configuration bits the byte layouts depend on, and the compression state
+ * both sides keep (so the encoder is the decoder's exact inverse). */
+#ifndef PFT_PACKET_PKT_STATE_H
+#define PFT_PACKET_PKT_STATE_H
 
 #include <stdint.h>
 
@@ -28,7 +29,23 @@ struct pkt_dec_state {
 	uint64_t ts;
 };
 
-void pkt_dec_cfg_init(struct pkt_dec_cfg *c, const struct pft_features *f);
-void pkt_dec_state_reset(struct pkt_dec_state *st);
+static inline void pkt_dec_cfg_init(struct pkt_dec_cfg *c, const struct pft_features *f)
+{
+	c->ca = f->cycle_accurate;
+	c->cid_bytes = f->contextid_bytes;
+	c->v11 = f->minor >= 1;
+	c->ts_max = f->ts_bits == 64 ? 9 : 7;
+	c->ts_gray = f->ts_gray;
+	c->ts_bits = f->ts_bits;
+}
+
+static inline void pkt_dec_state_reset(struct pkt_dec_state *st)
+{
+	st->base_addr = 0;
+	st->base_isa = PFT_ISA_UNKNOWN;
+	st->ns = 0;
+	st->hyp = 0;
+	st->ts = 0;
+}
 
 #endif
