@@ -184,7 +184,9 @@ PFT_API int pft_flow_end(struct pft_flow_decoder *dec);
 
 /* Next item.  0 on success; -PFT_E_AGAIN when the input is used up;
  * -PFT_E_EOS after pft_flow_end() and the last item; -PFT_E_INVAL for NULL
- * arguments or size < sizeof(struct pft_flow_item). */
+ * arguments or size < sizeof(struct pft_flow_item); -PFT_E_INTERNAL (from
+ * then on) if the decoder ever produced more items in one step than it can
+ * queue, a bug in libpft that would otherwise lose an item. */
 PFT_API int pft_flow_next(struct pft_flow_decoder *dec, struct pft_flow_item *item, size_t size);
 
 /* Forget the instruction state (as after a packet error): the next I-sync

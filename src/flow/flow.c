@@ -8,7 +8,8 @@
 #include "flow/flow_int.h"
 #include "pft/isa.h"
 
-/* Decoded blocks kept per decoder: 8192 x ~300 bytes (2.4 MB). */
+/* Decoded blocks kept per decoder; each takes sizeof(struct pft_block)
+ * (image/block_cache.h), so the cache is FLOW_CACHE_BLOCKS times that. */
 #define FLOW_CACHE_BLOCKS 8192u
 
 struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *img)
@@ -121,33 +122,6 @@ static void lose_sync(struct pft_flow_decoder *d)
 	d->synced = 0;
 	d->cs.addr_valid = 0;
 	pft_rstack_clear(&d->rs);
-}
-
-void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report)
-{
-	const struct pft_packet *p = &d->cur;
-	uint8_t ns = d->cs.ns, hyp = d->cs.hyp;
-
-	d->cs.addr = p->address;
-	d->cs.isa = p->isa;
-	d->cs.addr_valid = 1;
-	if (p->flags & PFT_PKT_F_E0)
-		d->cs.ns = (p->flags & PFT_PKT_F_NS) ? 1 : 0;
-	if (p->flags & PFT_PKT_F_E1)
-		d->cs.hyp = (p->flags & PFT_PKT_F_HYP) ? 1 : 0;
-	d->ls.addr = d->cs.addr;
-	d->ls.isa = d->cs.isa;
-	d->ls.ns = d->cs.ns;
-	d->ls.hyp = d->cs.hyp;
-	if (report && (ns != d->cs.ns || hyp != d->cs.hyp))
-		event(d, PFT_EV_SECURITY);
-	if (report && p->isa == PFT_ISA_JAZELLE) {
-		struct pft_flow_item *it = event(d, PFT_EV_JAZELLE);
-
-		it->flags |= PFT_FLOW_F_ADDR;
-		it->addr = p->address;
-		it->isa = PFT_ISA_JAZELLE;
-	}
 }
 
 /* Stage 3 of B.3.1. */
@@ -399,6 +373,8 @@ int pft_flow_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t
 	if (!d || !item || size < sizeof(*item))
 		return -PFT_E_INVAL;
 	for (;;) {
+		if (d->q_overflow)
+			return -PFT_E_INTERNAL;
 		if (d->qn) {
 			*item = d->q[d->qhead];
 			d->qhead = (d->qhead + 1) % FLOW_QCAP;

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Flow decoder internals shared by flow.c (input, packets, state) and
- * flow_walk.c (walking the program image for atoms, branches and waypoint
- * updates). */
+/* Flow decoder internals, the floor below both flow files: the decoder
+ * object, the output queue (pft_flow_emit) and the state update a branch
+ * target makes.  flow_walk.c (walking the program image for atoms,
+ * branches and waypoint updates) stands on it; flow.c (input, one handler
+ * per packet type, the entry points) stands on both. */
 #ifndef PFT_FLOW_INT_H
 #define PFT_FLOW_INT_H
 
@@ -10,6 +12,7 @@
 #include "pft/flow.h"
 #include "pft/packet.h"
 
+#include <assert.h>
 #include <string.h>
 
 /* Walks of a waypoint update may be long (an exception after a long
@@ -69,6 +72,10 @@ struct pft_flow_decoder {
 	uint8_t last_wp_isa;
 	struct pft_flow_item q[FLOW_QCAP];
 	unsigned qhead, qn;
+	/* Set if a step ever emitted more than the queue holds (a bug in
+	 * libpft): pft_flow_next then fails with -PFT_E_INTERNAL. */
+	uint8_t q_overflow;
+	struct pft_flow_item q_spill; /* where such an item goes */
 	/* The caller's item during pft_flow_next: the first item a step emits
 	 * goes straight there (no queue copy); NULL once filled. */
 	struct pft_flow_item *direct;
@@ -95,10 +102,17 @@ static inline struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d,
 		it = d->direct;
 		d->direct = NULL;
 	} else {
-		/* Never more than a handful per step; the queue holds FLOW_QCAP. */
-		it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
-		if (d->qn < FLOW_QCAP)
+		/* A step emits a handful of items at most: a range and the
+		 * events that go with it.  The queue holds FLOW_QCAP; more is a
+		 * bug, reported, never an item silently overwritten. */
+		assert(d->qn < FLOW_QCAP);
+		if (d->qn < FLOW_QCAP) {
+			it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
 			d->qn++;
+		} else {
+			d->q_overflow = 1;
+			it = &d->q_spill;
+		}
 	}
 	/* a structure copy, not memset: compilers turn a memset of this size
 	 * into `rep stos`, slow to start, once per item */
@@ -134,7 +148,33 @@ void pft_flow_walk_start(struct pft_flow_decoder *d, enum walk_mode mode, int ta
 void pft_flow_walk_step(struct pft_flow_decoder *d);
 
 /* Apply a branch packet's target (d->cur) to CurrentState/LastState and
- * report Jazelle entry and NS/Hyp changes. */
-void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report);
+ * report Jazelle entry and NS/Hyp changes.  Used by the walk (flow_walk.c)
+ * and the exception handler (flow.c), so it lives below both. */
+static inline void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report)
+{
+	const struct pft_packet *p = &d->cur;
+	uint8_t ns = d->cs.ns, hyp = d->cs.hyp;
+
+	d->cs.addr = p->address;
+	d->cs.isa = p->isa;
+	d->cs.addr_valid = 1;
+	if (p->flags & PFT_PKT_F_E0)
+		d->cs.ns = (p->flags & PFT_PKT_F_NS) ? 1 : 0;
+	if (p->flags & PFT_PKT_F_E1)
+		d->cs.hyp = (p->flags & PFT_PKT_F_HYP) ? 1 : 0;
+	d->ls.addr = d->cs.addr;
+	d->ls.isa = d->cs.isa;
+	d->ls.ns = d->cs.ns;
+	d->ls.hyp = d->cs.hyp;
+	if (report && (ns != d->cs.ns || hyp != d->cs.hyp))
+		pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_SECURITY);
+	if (report && p->isa == PFT_ISA_JAZELLE) {
+		struct pft_flow_item *it = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_JAZELLE);
+
+		it->flags |= PFT_FLOW_F_ADDR;
+		it->addr = p->address;
+		it->isa = PFT_ISA_JAZELLE;
+	}
+}
 
 #endif

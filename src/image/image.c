@@ -183,8 +183,9 @@ int pft_image_set_callback(struct pft_image *img, pft_image_read_fn cb, void *ar
 	return 0;
 }
 
-/* Index of the segment holding addr, or -1. */
-static long find_seg(const struct pft_image *img, uint64_t addr)
+/* Index of the first segment that starts above addr (nsegs if none): the
+ * segment before it is the only one that may hold addr. */
+static size_t seg_above(const struct pft_image *img, uint64_t addr)
 {
 	size_t lo = 0, hi = img->nsegs;
 
@@ -196,10 +197,15 @@ static long find_seg(const struct pft_image *img, uint64_t addr)
 		else
 			hi = mid;
 	}
-	if (lo == 0)
-		return -1;
-	lo--;
-	return addr <= img->segs[lo].last ? (long)lo : -1;
+	return lo;
+}
+
+/* Index of the segment holding addr, or -1. */
+static long find_seg(const struct pft_image *img, uint64_t addr)
+{
+	size_t i = seg_above(img, addr);
+
+	return i > 0 && addr <= img->segs[i - 1].last ? (long)(i - 1) : -1;
 }
 
 const uint8_t *pft_image_map(const struct pft_image *img, uint64_t addr, uint64_t *avail)
@@ -220,18 +226,10 @@ const uint8_t *pft_image_map(const struct pft_image *img, uint64_t addr, uint64_
  * serve bytes up to there). */
 static uint64_t next_seg_start(const struct pft_image *img, uint64_t addr, int *found)
 {
-	size_t lo = 0, hi = img->nsegs;
+	size_t i = seg_above(img, addr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (img->segs[mid].first <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*found = lo < img->nsegs;
-	return *found ? img->segs[lo].first : 0;
+	*found = i < img->nsegs;
+	return *found ? img->segs[i].first : 0;
 }
 
 int pft_image_read(const struct pft_image *img, uint64_t addr, void *buf, size_t len)
