@@ -17,6 +17,7 @@ need tool cmake cmake
 need tool pkg-config pkg-config
 need tool git git
 need tool clang clang
+need tool ld.lld lld
 need tool python3 python3
 need pc capstone libcapstone-dev
 need pc libelf libelf-dev

@@ -7,7 +7,7 @@ SUDO=
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get install -y -qq --no-install-recommends \
-	build-essential cmake pkg-config git clang llvm libclang-rt-14-dev \
+	build-essential cmake pkg-config git clang lld llvm libclang-rt-14-dev \
 	libcapstone-dev libelf-dev libdw-dev libunicorn-dev \
 	libopencsd-dev libopencsd-bin \
 	gcc-arm-none-eabi libnewlib-arm-none-eabi \

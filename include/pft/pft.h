@@ -11,4 +11,5 @@
 #include "pft/ptm.h"
 #include "pft/snapshot.h"
 #include "pft/tfo.h"
+#include "pft/debuginfo.h"
 #endif

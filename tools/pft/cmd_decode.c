@@ -21,7 +21,7 @@ static void help(FILE *f)
 		"\n"
 		"Reconstruct every executed instruction of one PTM trace source against the\n"
 		"program image: one line per instruction (index, address, instruction set,\n"
-		"opcode, disassembly, taken/fail for waypoints, cycle count, symbol), with\n"
+		"opcode, disassembly, taken/fail for waypoints, cycle count, symbol, file:line), with\n"
 		"events (trace on, exceptions, context changes, timestamps, code not in the\n"
 		"image, atoms that could not be followed, packet errors) in line.\n"
 		"\n"
@@ -36,7 +36,7 @@ static void help(FILE *f)
 		"Program image (several may be given; later ones win where they overlap):\n"
 		"  --image FILE[@ADDR]  a raw binary loaded at ADDR (default 0)\n"
 		"  --elf FILE[@OFFSET]  the loadable segments of an ELF file (plus OFFSET), and\n"
-		"                       its symbols for symbol+offset\n"
+		"                       its symbols and DWARF lines for symbol+offset file:line\n"
 		"  --no-dumps           do not load the snapshot's [dump] sections\n"
 		"\n"
 		"Output:\n"
@@ -101,7 +101,7 @@ static int split_at(const char *arg, char *path, size_t cap, uint64_t *addr)
 }
 
 static int load_image(struct pft_image *img, const struct image_arg *a, int na,
-		      const struct input *in, int dumps, struct decode_syms **syms)
+		      const struct input *in, int dumps, struct pft_dbg *dbg)
 {
 	int i, r;
 	char err[256];
@@ -129,12 +129,10 @@ static int load_image(struct pft_image *img, const struct image_arg *a, int na,
 				cli_error("decode", "--elf '%s': %s", a[i].path, pft_errstr(r));
 				return PFT_EXIT_USAGE;
 			}
-			if (!*syms) {
-				*syms = decode_syms_load(a[i].path, a[i].addr, err, sizeof(err));
-				if (!*syms) {
-					cli_error("decode", "--elf: %s", err);
-					return PFT_EXIT_USAGE;
-				}
+			r = pft_dbg_add_elf(dbg, a[i].path, a[i].addr, err, sizeof(err));
+			if (r < 0) {
+				cli_error("decode", "--elf '%s': %s", a[i].path, err);
+				return PFT_EXIT_USAGE;
 			}
 		} else {
 			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
@@ -167,7 +165,7 @@ int cmd_decode(int argc, char **argv)
 	struct image_arg imgs[MAX_FILES];
 	char paths[MAX_FILES][1024];
 	struct pft_image *img = NULL;
-	struct decode_syms *syms = NULL;
+	struct pft_dbg *dbg = NULL;
 	struct pft_flow_decoder *dec = NULL;
 	struct decode_out *out = NULL;
 	struct pft_flow_item it;
@@ -255,12 +253,13 @@ int cmd_decode(int argc, char **argv)
 	if (r)
 		return r;
 	img = pft_image_alloc();
-	if (!img) {
+	dbg = pft_dbg_alloc();
+	if (!img || !dbg) {
 		cli_error("decode", "out of memory");
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	rc = load_image(img, imgs, nimg, &in, dumps, &syms);
+	rc = load_image(img, imgs, nimg, &in, dumps, dbg);
 	if (rc)
 		goto out;
 	if (pft_image_region_count(img) == 0)
@@ -274,7 +273,8 @@ int cmd_decode(int argc, char **argv)
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	out = decode_out_open(f, fmt, disasm, syms);
+	out = decode_out_open(f, fmt, disasm,
+			      pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL);
 	if (!out) {
 		cli_error("decode", "out of memory");
 		rc = PFT_EXIT_USAGE;
@@ -359,7 +359,7 @@ out:
 	if (f && f != stdout)
 		fclose(f);
 	pft_flow_free(dec);
-	decode_syms_free(syms);
+	pft_dbg_free(dbg);
 	pft_image_free(img);
 	input_close(&in);
 	return rc;

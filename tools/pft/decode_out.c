@@ -13,7 +13,7 @@ struct decode_out {
 	enum decode_format fmt;
 	int disasm;
 	struct decode_disasm *dis;
-	const struct decode_syms *syms;
+	const struct pft_dbg *dbg;
 	/* --ranges: the run being merged */
 	int pending;
 	struct pft_flow_item run;
@@ -21,7 +21,7 @@ struct decode_out {
 };
 
 struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
-				   const struct decode_syms *syms)
+				   const struct pft_dbg *dbg)
 {
 	struct decode_out *o = calloc(1, sizeof(*o));
 
@@ -29,7 +29,7 @@ struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
 		return NULL;
 	o->f = f;
 	o->fmt = fmt;
-	o->syms = syms;
+	o->dbg = dbg;
 	o->disasm = disasm && (fmt == DECODE_TEXT || fmt == DECODE_JSON);
 	if (o->disasm) {
 		o->dis = decode_disasm_open();
@@ -237,7 +237,9 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		int cc = last && (it->flags & PFT_FLOW_F_CC);
 		const char *sym = NULL;
 		uint64_t off = 0;
-		int tail;
+		struct pft_dbg_symbol ds;
+		struct pft_dbg_line dl;
+		int tail, haveline = 0;
 
 		if (o->fmt == DECODE_ADDRS) {
 			fprintf(o->f, "%08" PRIx64 " %s\n", in->addr, isa_name(it->isa));
@@ -246,8 +248,13 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		opcode_str(in, opc, sizeof(opc));
 		if (o->disasm)
 			decode_disasm(o->dis, in, (enum pft_isa)it->isa, dis, sizeof(dis));
-		if (o->syms)
-			sym = decode_syms_lookup(o->syms, in->addr, &off);
+		if (o->dbg) {
+			if (pft_dbg_symbol(o->dbg, in->addr, &ds, sizeof(ds)) == 0) {
+				sym = ds.name;
+				off = in->addr - ds.addr;
+			}
+			haveline = pft_dbg_line(o->dbg, in->addr, &dl, sizeof(dl)) == 0;
+		}
 		if (o->fmt == DECODE_JSON) {
 			fprintf(o->f, "{\"index\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
 				"\",\"isa\":\"%s\",\"opcode\":\"0x%s\",\"size\":%u",
@@ -269,12 +276,17 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 				json_str(o->f, sym);
 				fprintf(o->f, ",\"sym_offset\":%" PRIu64, off);
 			}
+			if (haveline) {
+				fputs(",\"file\":", o->f);
+				json_str(o->f, dl.file);
+				fprintf(o->f, ",\"line\":%u", dl.line);
+			}
 			fputs("}\n", o->f);
 			continue;
 		}
 		fprintf(o->f, "%8" PRIu64 "  %08" PRIx64 "  %-5s %-8s", it->index + i, in->addr,
 			isa_name(it->isa), opc);
-		tail = wp || (last && it->end_kind == PFT_RANGE_WPU) || cc || sym;
+		tail = wp || (last && it->end_kind == PFT_RANGE_WPU) || cc || sym || haveline;
 		if (o->disasm)
 			fprintf(o->f, tail ? "  %-36s" : "  %s", dis);
 		if (wp)
@@ -287,6 +299,11 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 			fprintf(o->f, "  cyc=%u", it->cycles);
 		if (sym)
 			fprintf(o->f, "  <%s+0x%" PRIx64 ">", sym, off);
+		if (haveline) {
+			const char *b = strrchr(dl.file, '/');
+
+			fprintf(o->f, "  %s:%u", b ? b + 1 : dl.file, dl.line);
+		}
 		fputc('\n', o->f);
 	}
 }
