@@ -85,19 +85,26 @@ PFT_API int pft_ptm_get_reg(const struct pft_ptm *ptm, unsigned regno, uint32_t 
 
 /* Register numbers by name: "ETMCR", "ETMACVR3", "ETMSQ12EVR", "ETMTEEVR"
  * (also "ETMTTEVR"), "ETMEXTINSELR"/"ETMEXTINSEL" ...  Case-insensitive; a
- * snapshot suffix "(id:0x10)" is accepted and ignored, and "0x1E" style
- * numbers are accepted.  Returns the number (>= 0) or -PFT_E_NOTFOUND. */
+ * snapshot suffix "(id:0x10)" is accepted and ignored, and numbers ("0x1E",
+ * "30") are accepted.  Returns the number (>= 0) or -PFT_E_NOTFOUND. */
 PFT_API int pft_ptm_reg_lookup(const char *name);
 /* Canonical name of a register number, or NULL. */
 PFT_API const char *pft_ptm_reg_name(unsigned regno);
 PFT_API int pft_ptm_set_reg_by_name(struct pft_ptm *ptm, const char *name, uint32_t value);
 
-/* Load the [regs] section of a snapshot device .ini (text, len bytes):
- * lines "NAME(id:0xNN)=0xVALUE".  As the spec's programming sequence
- * (3.15.4): ProgBit is set first, every register that names a PTM register
- * is written, ETMCR last (snapshots usually hold ProgBit = 1: write ETMCR
- * without bit 10 afterwards to start tracing); unknown names are skipped.  Returns the number of registers
- * set, -PFT_E_FORMAT if there is no [regs] section, or a set_reg error. */
+/* Load the [regs] sections of a snapshot device .ini (text, len bytes),
+ * read exactly as pft_snapshot_open() reads them (one ini reader, one
+ * register table, doc/snapshot.md): section names without case, keys
+ * "NAME", "NAME(0xNN)", "NAME(id:0xNN)", values as C/OpenCSD numbers (0x
+ * hex, leading 0 octal, else decimal).  A key names a PTM register by its
+ * name (or alias), else by its number when the name starts with "ETM";
+ * other keys are skipped.  As the spec's programming sequence (3.15.4):
+ * ProgBit is set first, every register is written, ETMCR last (snapshots
+ * usually hold ProgBit = 1: write ETMCR without bit 10 afterwards to start
+ * tracing).  Returns the number of registers set; -PFT_E_FORMAT if the text
+ * is not an ini file, has no [regs] section, or a key or value there is
+ * malformed or a PTM register's value exceeds 32 bits (nothing is written
+ * then); or a pft_ptm_set_reg error. */
 PFT_API int pft_ptm_load_ini_regs(struct pft_ptm *ptm, const char *text, size_t len);
 
 /* Register numbers (Table 3-16) */

@@ -7,7 +7,7 @@
 #ifndef PFT_FLOW_INT_H
 #define PFT_FLOW_INT_H
 
-#include "flow/rstack.h"
+#include "state/rstack.h"
 #include "image/block_cache.h"
 #include "pft/flow.h"
 #include "pft/packet.h"

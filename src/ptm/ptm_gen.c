@@ -10,81 +10,29 @@
 
 #include "ptm/ptm_internal.h"
 
-void pft_ptm_params_init(struct pft_ptm_params *pp)
+/* Return stack (4.13): an indirect branch whose target matches the top
+ * entry (address, instruction set and security state) is traced as an E
+ * atom and pops it. */
+static int rs_match_pop(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns)
 {
-	if (!pp)
+	const struct pft_rstack_entry *e = pft_rstack_top(&p->rs);
+	if (!e || e->addr != addr || e->isa != isa || e->ns != ns)
+		return 0;
+	(void)pft_rstack_pop(&p->rs, NULL);
+	return 1;
+}
+
+/* A branch with link pushes its return address, unless its security state
+ * differs from the last one traced: then the stack is cleared (4.13). */
+static void rs_push(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns)
+{
+	if (!p->par.return_stack_depth)
 		return;
-	memset(pp, 0, sizeof(*pp));
-	pp->size = sizeof(*pp);
-	pp->out_bytes = 1u << 20;
-	pp->return_stack_depth = 15;
-}
-
-static void set_overflow(struct pft_ptm *p)
-{
-	p->overflowed = 1;
-	p->ovf_unreported = 1;
-	p->st.overflows++;
-	p->atom_n = 0;
-	p->atom_bits = 0;
-	p->tracing = 0;
-	p->ts_full = 1;
-}
-
-/* Encode one packet into the FIFO.  Returns 0, or < 0 when it was not
- * output (PTM disabled, FIFO overflowed). */
-int ptm_emit(struct pft_ptm *p, struct pft_packet *k)
-{
-	uint8_t b[PFT_PKT_MAX_BYTES * 2];
-	if (!p->enabled)
-		return -PFT_E_INVAL;
-	if (p->overflowed) {
-		p->st.lost_packets++;
-		return -PFT_E_NOSPC;
-	}
-	int n = pft_enc_packet(p->enc, k, b, sizeof(b));
-	if (n <= 0) {
-		/* the model built a packet the encoder refuses: a bug */
-		p->enc_err = n < 0 ? n : -PFT_E_INTERNAL;
-		return p->enc_err;
-	}
-	if (ptm_fifo_put(&p->fifo, b, (size_t)n) < 0) {
-		set_overflow(p);
-		p->st.lost_packets++;
-		return -PFT_E_NOSPC;
-	}
-	p->st.packets++;
-	p->st.bytes += (uint64_t)n;
-	if (k->type == PFT_PKT_ASYNC) {
-		p->sync_bytes = 0;
-	} else {
-		uint32_t fr = p->regs[PFT_PTM_ETMSYNCFR] & 0xFFF;
-		p->sync_bytes += (uint64_t)n;
-		if (fr && p->sync_bytes >= fr)
-			p->sync_pending = 1;
-	}
-	if (p->cb) {
-		k->offset = p->fifo.wr - (uint64_t)n;
-		k->size = (uint32_t)n;
-		k->nbytes = (uint8_t)(n < PFT_PKT_MAX_BYTES ? n : PFT_PKT_MAX_BYTES);
-		memcpy(k->bytes, b, k->nbytes);
-		p->cb(k, p->cb_arg);
-	}
-	return 0;
-}
-
-void ptm_flush_atoms(struct pft_ptm *p)
-{
-	if (!p->atom_n)
+	if (ns != p->out_ns) {
+		pft_rstack_clear(&p->rs);
 		return;
-	struct pft_packet k;
-	memset(&k, 0, sizeof(k));
-	k.type = PFT_PKT_ATOM;
-	k.atoms = p->atom_bits;
-	k.atom_count = p->atom_n;
-	p->atom_n = 0;
-	p->atom_bits = 0;
-	(void)ptm_emit(p, &k);
+	}
+	pft_rstack_push(&p->rs, addr, isa, ns);
 }
 
 static void emit_atom(struct pft_ptm *p, int e, uint64_t cycle)
@@ -328,7 +276,7 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 			int hit = 0;
 			if (rs && cls == PFT_WP_INDIRECT && !state_change &&
 			    !(exc_ret && p->f.minor >= 1))
-				hit = ptm_rs_match_pop(p, next, in->next_isa, nns);
+				hit = rs_match_pop(p, next, in->next_isa, nns);
 			if (hit)
 				emit_atom(p, 1, in->cycle);
 			else
@@ -337,8 +285,8 @@ static void waypoint(struct pft_ptm *p, const struct pft_ptm_insn *in, unsigned 
 			emit_atom(p, 1, in->cycle);
 		}
 		if (passed && link && rs)
-			ptm_rs_push(p, in->addr + in->size, in->isa,
-				    (in->flags & PFT_PTM_I_NS) ? 1 : 0);
+			rs_push(p, in->addr + in->size, in->isa,
+				(in->flags & PFT_PTM_I_NS) ? 1 : 0);
 		if (passed && exc_ret && p->f.minor >= 1) {
 			ptm_flush_atoms(p);
 			emit_simple(p, PFT_PKT_EXCEPTION_RETURN);
@@ -675,45 +623,6 @@ void pft_ptm_sync_request(struct pft_ptm *p)
 	p->sync_pending = 1;
 }
 
-void ptm_enable(struct pft_ptm *p)
-{
-	struct pft_packet k;
-	if (p->enabled)
-		return;
-	p->enabled = 1;
-	pft_enc_reset(p->enc);
-	p->tracing = 0;
-	p->overflowed = 0;
-	p->isync_reason = 0;
-	p->atom_n = 0;
-	p->atom_bits = 0;
-	p->sync_pending = 0;
-	p->ext_sync_pending = 0;
-	p->sync_bytes = 0;
-	p->last_cc_cycle = p->cycle;
-	p->res_cycle = p->cycle; /* resources were held while disabled */
-	p->traced_since_ts = 0;
-	p->ts_req = 0;
-	p->ts_full = 1;
-	ptm_ts_request(p, 1); /* the T-sync of 4.11.1, after the first trace */
-	ptm_rs_clear(p);
-	/* 4.5.1: the first packet is an A-sync */
-	memset(&k, 0, sizeof(k));
-	k.type = PFT_PKT_ASYNC;
-	p->need_async = ptm_emit(p, &k) < 0;
-}
-
-void ptm_disable(struct pft_ptm *p)
-{
-	if (!p->enabled)
-		return;
-	/* 4.15.2: stop, output the atoms held, drain the FIFO */
-	ptm_flush_atoms(p);
-	ptm_fifo_drain_all(&p->fifo);
-	p->tracing = 0;
-	p->enabled = 0;
-}
-
 int pft_ptm_flush(struct pft_ptm *p)
 {
 	if (!p)
@@ -726,81 +635,4 @@ int pft_ptm_flush(struct pft_ptm *p)
 	ptm_fifo_drain_all(&p->fifo);
 	advance(p, p->cycle);
 	return 0;
-}
-
-size_t pft_ptm_read(struct pft_ptm *p, uint8_t *buf, size_t cap)
-{
-	if (!p || !buf)
-		return 0;
-	return ptm_fifo_read(&p->fifo, buf, cap);
-}
-
-size_t pft_ptm_pending(const struct pft_ptm *p)
-{
-	return p ? ptm_fifo_pending(&p->fifo) : 0;
-}
-
-size_t pft_ptm_fifo_level(const struct pft_ptm *p)
-{
-	return p ? ptm_fifo_level(&p->fifo) : 0;
-}
-
-void pft_ptm_set_packet_cb(struct pft_ptm *p, pft_ptm_packet_cb cb, void *arg)
-{
-	if (!p)
-		return;
-	p->cb = cb;
-	p->cb_arg = arg;
-}
-
-void pft_ptm_get_stats(const struct pft_ptm *p, struct pft_ptm_stats *st)
-{
-	if (!p || !st)
-		return;
-	*st = p->st;
-}
-
-struct pft_ptm *pft_ptm_alloc(const struct pft_config *cfg, const struct pft_ptm_params *par)
-{
-	struct pft_features f;
-	struct pft_ptm_params dp;
-	if (!cfg || pft_config_features(cfg, &f) < 0)
-		return NULL;
-	pft_ptm_params_init(&dp);
-	if (par) {
-		if (par->size < sizeof(*par) || par->return_stack_depth > PTM_RSTACK_MAX)
-			return NULL;
-		dp = *par;
-		if (!dp.out_bytes)
-			dp.out_bytes = 1u << 20;
-	}
-	struct pft_ptm *p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->cfg = *cfg;
-	p->par = dp;
-	if (ptm_fifo_init(&p->fifo, &dp) < 0) {
-		free(p);
-		return NULL;
-	}
-	ptm_regs_reset(p);
-	if (ptm_apply_config(p) < 0) {
-		ptm_fifo_free(&p->fifo);
-		free(p);
-		return NULL;
-	}
-	p->blk.known = 0;
-	if (!(cfg->etmcr & (1u << 10)) && !(cfg->etmcr & 1u))
-		ptm_enable(p);
-	return p;
-}
-
-void pft_ptm_free(struct pft_ptm *p)
-{
-	if (!p)
-		return;
-	pft_enc_free(p->enc);
-	pft_frame_encoder_free(p->fenc);
-	ptm_fifo_free(&p->fifo);
-	free(p);
 }

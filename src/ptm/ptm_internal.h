@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Software PTM internals: the state shared by the register file
- * (ptm_regs.c), the resources (ptm_resources.c), the FIFO (ptm_fifo.c), the
- * return stack (ptm_rstack.c) and trace generation (ptm_gen.c, ptm_sync.c). */
+/* Software PTM internals: the state shared by the files of the layer.
+ * They stand on floors; a file calls only files of the floors below it:
+ *   ptm_fifo.c, ptm_resources.c, ptm_regs.c   FIFO, resources, register file
+ *   ptm_output.c     packets into the FIFO (ptm_emit), reading it out
+ *   ptm_sync.c       I-sync, periodic sync, timestamps, cycle counts
+ *   ptm_gen.c        trace generation per instruction, exception, event
+ *   ptm_control.c    life cycle, register writes (starts and stops trace)
+ *   ptm_ini.c        snapshot [regs] sections into register writes
+ * The return stack is the shared state/rstack.c. */
 #ifndef PFT_PTM_INTERNAL_H
 #define PFT_PTM_INTERNAL_H
 
@@ -9,8 +15,9 @@
 #include "pft/isa.h"
 #include "pft/packet.h"
 #include "pft/frame.h"
+#include "state/rstack.h"
 
-#define PTM_RSTACK_MAX 15
+#define PTM_RSTACK_MAX 15   /* return_stack_depth 0..15 (4.13) */
 
 /* The block of instructions since the last waypoint (3.4.1). */
 struct ptm_block {
@@ -25,11 +32,6 @@ struct ptm_block {
 	                        until the first instruction arrives) */
 };
 
-struct ptm_rs_entry {
-	uint64_t addr;
-	uint8_t isa, ns;
-};
-
 /* Trace FIFO plus the drained output, one ring: [rd .. drained) is output
  * waiting for pft_ptm_read, [drained .. wr) is still in the FIFO. */
 struct ptm_fifo {
@@ -40,11 +42,6 @@ struct ptm_fifo {
 	uint32_t drain_bytes, drain_cycles;
 	uint64_t last_cycle;    /* cycle of the last drain */
 	uint64_t credit;        /* drain remainder, in bytes * drain_cycles */
-};
-
-/* What one block evaluation (at a waypoint or exception) decided. */
-struct ptm_eval {
-	uint8_t trace_enable; /* TraceEnable for this block */
 };
 
 struct pft_ptm {
@@ -108,8 +105,7 @@ struct pft_ptm {
 	uint64_t ts_last_wp;    /* timestamp of the last traced waypoint */
 
 	/* return stack (4.13) */
-	struct ptm_rs_entry rs[PTM_RSTACK_MAX];
-	uint8_t rs_n, rs_top;
+	struct pft_rstack rs;    /* depth = par.return_stack_depth */
 
 	struct ptm_fifo fifo;
 	struct pft_frame_encoder *fenc; /* pft_ptm_read_frames, on first use */
@@ -142,6 +138,13 @@ void ptm_regs_reset(struct pft_ptm *p);
 int ptm_apply_config(struct pft_ptm *p);
 void ptm_apply_ccr(struct pft_ptm *p);
 uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr);
+int ptm_cr_enabled(uint32_t cr);   /* ProgBit and PowerDown clear */
+/* Write a register of the file (*old receives its previous value).  < 0 on
+ * error (nothing changed), else what the caller must do next: */
+#define PTM_REG_DONE           0  /* nothing */
+#define PTM_REG_ENABLE_CHANGED 1  /* ETMCR ProgBit/PowerDown only: start or stop */
+#define PTM_REG_RECONFIG       2  /* features changed: stop, ptm_apply_config, restart */
+int ptm_reg_write(struct pft_ptm *p, unsigned regno, uint32_t v, uint32_t *old);
 
 /* ptm_resources.c: one resource step at a block end (waypoint or exception).
  * has_block = instructions were executed in [start, end]; returns TraceEnable
@@ -167,14 +170,8 @@ size_t ptm_fifo_level(const struct ptm_fifo *q);
 size_t ptm_fifo_read(struct ptm_fifo *q, uint8_t *buf, size_t cap);
 size_t ptm_fifo_pending(const struct ptm_fifo *q);
 
-/* ptm_rstack.c */
-void ptm_rs_clear(struct pft_ptm *p);
-int ptm_rs_match_pop(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns);
-void ptm_rs_push(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns);
-
-/* ptm_gen.c */
-void ptm_enable(struct pft_ptm *p);
-void ptm_disable(struct pft_ptm *p);
+/* ptm_output.c: encode one packet into the FIFO.  0, or < 0 when it was
+ * not output (PTM disabled, FIFO overflowed, encoder refusal in enc_err). */
 int ptm_emit(struct pft_ptm *p, struct pft_packet *pkt);
 void ptm_flush_atoms(struct pft_ptm *p);
 

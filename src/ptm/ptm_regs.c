@@ -1,169 +1,46 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Software PTM programmers' model (spec chapter 3, Table 3-16): the register
- * file by number and by name, the Programming bit, and loading a snapshot
- * device .ini [regs] section. */
-#include <ctype.h>
-#include <stdlib.h>
+/* Software PTM programmers' model (spec chapter 3, Table 3-16): register
+ * names (the snapshot layer's table), reset values, the features derived
+ * from the registers, and register writes.  A write only changes the
+ * register file; it reports whether trace must start, stop or be
+ * reconfigured, and ptm_control.c acts on that. */
 #include <string.h>
 
 #include "ptm/ptm_internal.h"
-
-struct reg_name {
-	const char *name;
-	uint16_t regno;
-};
-
-static const struct reg_name reg_names[] = {
-	{ "ETMCR", 0x000 },
-	{ "ETMCCR", 0x001 },
-	{ "ETMTRIGGER", 0x002 },
-	{ "ETMSR", 0x004 },
-	{ "ETMSCR", 0x005 },
-	{ "ETMTSSCR", 0x006 },
-	{ "ETMTEEVR", 0x008 },
-	{ "ETMTECR1", 0x009 },
-	{ "ETMFFLR", 0x00B },
-	{ "ETMACVR1", 0x010 },
-	{ "ETMACVR2", 0x011 },
-	{ "ETMACVR3", 0x012 },
-	{ "ETMACVR4", 0x013 },
-	{ "ETMACVR5", 0x014 },
-	{ "ETMACVR6", 0x015 },
-	{ "ETMACVR7", 0x016 },
-	{ "ETMACVR8", 0x017 },
-	{ "ETMACVR9", 0x018 },
-	{ "ETMACVR10", 0x019 },
-	{ "ETMACVR11", 0x01A },
-	{ "ETMACVR12", 0x01B },
-	{ "ETMACVR13", 0x01C },
-	{ "ETMACVR14", 0x01D },
-	{ "ETMACVR15", 0x01E },
-	{ "ETMACVR16", 0x01F },
-	{ "ETMACTR1", 0x020 },
-	{ "ETMACTR2", 0x021 },
-	{ "ETMACTR3", 0x022 },
-	{ "ETMACTR4", 0x023 },
-	{ "ETMACTR5", 0x024 },
-	{ "ETMACTR6", 0x025 },
-	{ "ETMACTR7", 0x026 },
-	{ "ETMACTR8", 0x027 },
-	{ "ETMACTR9", 0x028 },
-	{ "ETMACTR10", 0x029 },
-	{ "ETMACTR11", 0x02A },
-	{ "ETMACTR12", 0x02B },
-	{ "ETMACTR13", 0x02C },
-	{ "ETMACTR14", 0x02D },
-	{ "ETMACTR15", 0x02E },
-	{ "ETMACTR16", 0x02F },
-	{ "ETMCNTRLDVR1", 0x050 },
-	{ "ETMCNTRLDVR2", 0x051 },
-	{ "ETMCNTRLDVR3", 0x052 },
-	{ "ETMCNTRLDVR4", 0x053 },
-	{ "ETMCNTENR1", 0x054 },
-	{ "ETMCNTENR2", 0x055 },
-	{ "ETMCNTENR3", 0x056 },
-	{ "ETMCNTENR4", 0x057 },
-	{ "ETMCNTRLDEVR1", 0x058 },
-	{ "ETMCNTRLDEVR2", 0x059 },
-	{ "ETMCNTRLDEVR3", 0x05A },
-	{ "ETMCNTRLDEVR4", 0x05B },
-	{ "ETMCNTVR1", 0x05C },
-	{ "ETMCNTVR2", 0x05D },
-	{ "ETMCNTVR3", 0x05E },
-	{ "ETMCNTVR4", 0x05F },
-	{ "ETMSQ12EVR", 0x060 },
-	{ "ETMSQ21EVR", 0x061 },
-	{ "ETMSQ23EVR", 0x062 },
-	{ "ETMSQ31EVR", 0x063 },
-	{ "ETMSQ32EVR", 0x064 },
-	{ "ETMSQ13EVR", 0x065 },
-	{ "ETMSQR", 0x067 },
-	{ "ETMEXTOUTEVR1", 0x068 },
-	{ "ETMEXTOUTEVR2", 0x069 },
-	{ "ETMEXTOUTEVR3", 0x06A },
-	{ "ETMEXTOUTEVR4", 0x06B },
-	{ "ETMCIDCVR1", 0x06C },
-	{ "ETMCIDCVR2", 0x06D },
-	{ "ETMCIDCVR3", 0x06E },
-	{ "ETMCIDCMR", 0x06F },
-	{ "ETMSYNCFR", 0x078 },
-	{ "ETMIDR", 0x079 },
-	{ "ETMCCER", 0x07A },
-	{ "ETMEXTINSEL", 0x07B },
-	{ "ETMTESSEICR", 0x07C },
-	{ "ETMEIBCR", 0x07D },
-	{ "ETMTSEVR", 0x07E },
-	{ "ETMAUXCR", 0x07F },
-	{ "ETMTRACEIDR", 0x080 },
-	{ "ETMVMIDCVR", 0x090 },
-};
-
-/* Other spellings found in the spec text and in snapshot files. */
-static const struct reg_name reg_aliases[] = {
-	{ "ETMTTEVR", 0x008 }, { "ETMTTECR1", 0x009 }, { "ETMTSCR1", 0x009 },
-	{ "ETMEXTINSELR", 0x07B }, { "ETMTSESEICR", 0x07C },
-};
-
-#define N_NAMES (sizeof(reg_names) / sizeof(reg_names[0]))
-#define N_ALIASES (sizeof(reg_aliases) / sizeof(reg_aliases[0]))
+#include "snapshot/ini.h"
+#include "snapshot/snap_regs.h"
 
 const char *pft_ptm_reg_name(unsigned regno)
 {
-	for (size_t i = 0; i < N_NAMES; i++)
-		if (reg_names[i].regno == regno)
-			return reg_names[i].name;
-	return NULL;
-}
-
-static int name_eq(const char *a, size_t alen, const char *b)
-{
-	size_t blen = strlen(b);
-	if (alen != blen)
-		return 0;
-	for (size_t i = 0; i < alen; i++)
-		if (toupper((unsigned char)a[i]) != b[i])
-			return 0;
-	return 1;
-}
-
-static int lookup_n(const char *name, size_t len)
-{
-	while (len && isspace((unsigned char)*name)) {
-		name++;
-		len--;
-	}
-	/* "NAME(id:0x10)": the name decides; the id is checked below. */
-	size_t n = 0;
-	while (n < len && name[n] != '(' && !isspace((unsigned char)name[n]))
-		n++;
-	if (n == 0)
-		return -PFT_E_NOTFOUND;
-	if (n > 2 && name[0] == '0' && (name[1] == 'x' || name[1] == 'X')) {
-		char tmp[16];
-		char *end;
-		if (n >= sizeof(tmp))
-			return -PFT_E_NOTFOUND;
-		memcpy(tmp, name, n);
-		tmp[n] = '\0';
-		unsigned long v = strtoul(tmp, &end, 16);
-		if (*end || !pft_ptm_reg_name((unsigned)v))
-			return -PFT_E_NOTFOUND;
-		return (int)v;
-	}
-	for (size_t i = 0; i < N_NAMES; i++)
-		if (name_eq(name, n, reg_names[i].name))
-			return reg_names[i].regno;
-	for (size_t i = 0; i < N_ALIASES; i++)
-		if (name_eq(name, n, reg_aliases[i].name))
-			return reg_aliases[i].regno;
-	return -PFT_E_NOTFOUND;
+	return snap_reg_name(regno);
 }
 
 int pft_ptm_reg_lookup(const char *name)
 {
+	unsigned long long v;
+	size_t n = 0;
+
 	if (!name)
 		return -PFT_E_NOTFOUND;
-	return lookup_n(name, strlen(name));
+	while (*name == ' ' || *name == '\t')
+		name++;
+	/* "NAME(id:0x10)": the name decides */
+	while (name[n] && name[n] != '(' && name[n] != ' ' && name[n] != '\t')
+		n++;
+	if (!n)
+		return -PFT_E_NOTFOUND;
+	if (name[0] >= '0' && name[0] <= '9') {
+		char tmp[24];
+		if (n >= sizeof(tmp))
+			return -PFT_E_NOTFOUND;
+		memcpy(tmp, name, n);
+		tmp[n] = '\0';
+		if (ini_number(tmp, &v) || v >= PFT_PTM_NR_REGS || !snap_reg_name((unsigned)v))
+			return -PFT_E_NOTFOUND;
+		return (int)v;
+	}
+	int r = snap_reg_number(name, n);
+	return r < 0 ? -PFT_E_NOTFOUND : r;
 }
 
 /* Reset values: trace everything, every other event never. */
@@ -253,28 +130,14 @@ uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr)
 	return cr;
 }
 
-static int cr_enabled(uint32_t cr)
+int ptm_cr_enabled(uint32_t cr)
 {
 	return !(cr & (1u << 10)) && !(cr & 1u);
 }
 
-static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v);
-
-int pft_ptm_set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
+/* Registers whose write is complete in itself. */
+static int write_simple(struct pft_ptm *p, unsigned regno, uint32_t v)
 {
-	int rc = set_reg(p, regno, v);
-	if (p)
-		ptm_res_update_idle(p);
-	return rc;
-}
-
-static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
-{
-	if (!p)
-		return -PFT_E_INVAL;
-	if (regno >= PFT_PTM_NR_REGS || !pft_ptm_reg_name(regno))
-		return -PFT_E_NOTFOUND;
-	uint32_t old = p->regs[regno];
 	switch (regno) {
 	case PFT_PTM_ETMSR:
 		/* [3] trigger and [2] start/stop are RW; [1:0] RO. */
@@ -290,10 +153,6 @@ static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 	case PFT_PTM_ETMCNTVR(3): case PFT_PTM_ETMCNTVR(4):
 		p->cnt[regno - PFT_PTM_ETMCNTVR(1)] = (uint16_t)v;
 		return 0;
-	default:
-		break;
-	}
-	switch (regno) {
 	case PFT_PTM_ETMTRACEIDR:
 		if ((v & 0x7F) == 0 || (v & 0x7F) >= 0x70)
 			return -PFT_E_BAD_CONFIG;
@@ -311,8 +170,18 @@ static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 		ptm_apply_ccr(p);
 		return 0;
 	default:
-		break;
+		return 1;
 	}
+}
+
+int ptm_reg_write(struct pft_ptm *p, unsigned regno, uint32_t v, uint32_t *old)
+{
+	if (regno >= PFT_PTM_NR_REGS || !snap_reg_name(regno))
+		return -PFT_E_NOTFOUND;
+	*old = p->regs[regno];
+	int rc = write_simple(p, regno, v);
+	if (rc <= 0)
+		return rc;
 	if (regno == PFT_PTM_ETMCR)
 		v = ptm_cr_writable(v, p->regs[PFT_PTM_ETMCCER], p->regs[PFT_PTM_ETMIDR]);
 	p->regs[regno] = v;
@@ -320,45 +189,22 @@ static int set_reg(struct pft_ptm *p, unsigned regno, uint32_t v)
 		p->regs[PFT_PTM_ETMCR] = ptm_cr_writable(p->regs[PFT_PTM_ETMCR],
 							 p->regs[PFT_PTM_ETMCCER],
 							 p->regs[PFT_PTM_ETMIDR]);
-	if (regno == PFT_PTM_ETMCR || regno == PFT_PTM_ETMCCER || regno == PFT_PTM_ETMIDR) {
-		int was = p->enabled;
-		int rc;
-		/* Only ProgBit/PowerDown changed: start or stop. */
-		if (regno == PFT_PTM_ETMCR && ((old ^ v) & ~0x401u) == 0) {
-			if (was && !cr_enabled(v))
-				ptm_disable(p);
-			else if (!was && cr_enabled(v))
-				ptm_enable(p);
-			return 0;
-		}
-		/* Refuse values that do not describe a PTM, changing nothing. */
-		{
-			struct pft_config c = p->cfg;
-			struct pft_features f;
-			c.etmcr = p->regs[PFT_PTM_ETMCR];
-			c.etmccer = p->regs[PFT_PTM_ETMCCER];
-			c.etmidr = p->regs[PFT_PTM_ETMIDR];
-			if (pft_config_features(&c, &f) < 0) {
-				p->regs[regno] = old;
-				return -PFT_E_BAD_CONFIG;
-			}
-		}
-		/* A feature change (allowed by the spec only with ProgBit set):
-		 * stop, reconfigure, restart with full synchronisation. */
-		if (was)
-			ptm_disable(p);
-		rc = ptm_apply_config(p);
-		if (rc < 0) {
-			p->regs[regno] = old;
-			(void)ptm_apply_config(p);
-			if (was)
-				ptm_enable(p);
-			return rc;
-		}
-		if (cr_enabled(p->regs[PFT_PTM_ETMCR]))
-			ptm_enable(p);
+	if (regno != PFT_PTM_ETMCR && regno != PFT_PTM_ETMCCER && regno != PFT_PTM_ETMIDR)
+		return PTM_REG_DONE;
+	/* Only ProgBit/PowerDown changed: start or stop. */
+	if (regno == PFT_PTM_ETMCR && ((*old ^ v) & ~0x401u) == 0)
+		return PTM_REG_ENABLE_CHANGED;
+	/* Refuse values that do not describe a PTM, changing nothing. */
+	struct pft_config c = p->cfg;
+	struct pft_features f;
+	c.etmcr = p->regs[PFT_PTM_ETMCR];
+	c.etmccer = p->regs[PFT_PTM_ETMCCER];
+	c.etmidr = p->regs[PFT_PTM_ETMIDR];
+	if (pft_config_features(&c, &f) < 0) {
+		p->regs[regno] = *old;
+		return -PFT_E_BAD_CONFIG;
 	}
-	return 0;
+	return PTM_REG_RECONFIG;
 }
 
 int pft_ptm_get_reg(const struct pft_ptm *p, unsigned regno, uint32_t *value)
@@ -383,115 +229,4 @@ int pft_ptm_get_reg(const struct pft_ptm *p, unsigned regno, uint32_t *value)
 		*value = p->regs[regno];
 		return 0;
 	}
-}
-
-int pft_ptm_set_reg_by_name(struct pft_ptm *p, const char *name, uint32_t value)
-{
-	int r = pft_ptm_reg_lookup(name);
-	if (r < 0)
-		return r;
-	return pft_ptm_set_reg(p, (unsigned)r, value);
-}
-
-/* One "NAME(id:0xNN)=VALUE" line.  Returns the register number, or
- * -PFT_E_NOTFOUND / -PFT_E_FORMAT. */
-static int parse_reg_line(const char *s, size_t len, uint32_t *val)
-{
-	const char *eq = memchr(s, '=', len);
-	if (!eq)
-		return -PFT_E_FORMAT;
-	int r = lookup_n(s, (size_t)(eq - s));
-	if (r < 0) {
-		/* fall back on the (id:0xNN) number */
-		const char *id = NULL;
-		for (const char *q = s; q + 4 <= eq; q++)
-			if (!strncmp(q, "(id:", 4)) {
-				id = q + 4;
-				break;
-			}
-		if (!id)
-			return -PFT_E_NOTFOUND;
-		unsigned long n = strtoul(id, NULL, 0);
-		if (n >= PFT_PTM_NR_REGS || !pft_ptm_reg_name((unsigned)n))
-			return -PFT_E_NOTFOUND;
-		r = (int)n;
-	}
-	char tmp[32];
-	size_t vl = len - (size_t)(eq + 1 - s);
-	if (vl == 0 || vl >= sizeof(tmp))
-		return -PFT_E_FORMAT;
-	memcpy(tmp, eq + 1, vl);
-	tmp[vl] = '\0';
-	char *end;
-	unsigned long long v = strtoull(tmp, &end, 0);
-	while (*end && isspace((unsigned char)*end))
-		end++;
-	if (*end || end == tmp || v > 0xFFFFFFFFull)
-		return -PFT_E_FORMAT;
-	*val = (uint32_t)v;
-	return r;
-}
-
-int pft_ptm_load_ini_regs(struct pft_ptm *p, const char *text, size_t len)
-{
-	if (!p || !text)
-		return -PFT_E_INVAL;
-	int in_regs = 0, seen = 0, count = 0, have_cr = 0;
-	uint32_t cr = 0;
-	size_t i = 0;
-	/* Program as the spec says (3.15.4): ProgBit set first, ETMCR last. */
-	if (!(p->regs[PFT_PTM_ETMCR] & 0x400u)) {
-		int rc = pft_ptm_set_reg(p, PFT_PTM_ETMCR, p->regs[PFT_PTM_ETMCR] | 0x400u);
-		if (rc < 0)
-			return rc;
-	}
-	while (i < len) {
-		size_t e = i;
-		while (e < len && text[e] != '\n')
-			e++;
-		const char *s = text + i;
-		size_t l = e - i;
-		while (l && isspace((unsigned char)*s)) {
-			s++;
-			l--;
-		}
-		while (l && isspace((unsigned char)s[l - 1]))
-			l--;
-		i = e + 1;
-		if (!l || *s == ';' || *s == '#')
-			continue;
-		if (*s == '[') {
-			in_regs = (l == 6 && !strncmp(s, "[regs]", 6));
-			seen |= in_regs;
-			continue;
-		}
-		if (!in_regs)
-			continue;
-		uint32_t v;
-		int r = parse_reg_line(s, l, &v);
-		if (r == -PFT_E_NOTFOUND)
-			continue;
-		if (r < 0)
-			return r;
-		if (r == PFT_PTM_ETMCR) {
-			cr = v;
-			have_cr = 1;
-			continue;
-		}
-		if (r == PFT_PTM_ETMSR) /* status: ProgBit/overflow are read-only */
-			v &= 0xC;
-		int rc = pft_ptm_set_reg(p, (unsigned)r, v);
-		if (rc < 0)
-			return rc;
-		count++;
-	}
-	if (!seen)
-		return -PFT_E_FORMAT;
-	if (have_cr) {
-		int rc = pft_ptm_set_reg(p, PFT_PTM_ETMCR, cr);
-		if (rc < 0)
-			return rc;
-		count++;
-	}
-	return count;
 }

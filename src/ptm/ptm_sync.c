@@ -63,7 +63,7 @@ void ptm_emit_isync(struct pft_ptm *p, unsigned reason, uint64_t addr, uint8_t i
 	p->out_ns = ns;
 	p->out_hyp = p->f.minor >= 1 ? hyp : 0;
 	p->out_cid = cid & cid_mask(p);
-	ptm_rs_clear(p);
+	pft_rstack_clear(&p->rs);
 	/* 4.5.8: a VMID packet before the next atom, branch or WPU */
 	if (p->f.vmid) {
 		memset(&k, 0, sizeof(k));

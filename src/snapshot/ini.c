@@ -241,19 +241,12 @@ int ini_number(const char *s, unsigned long long *out)
 	char *e;
 	unsigned long long v;
 
-	if (!s || !*s || *s == '-' || isspace((unsigned char)*s))
+	if (!s || !*s || *s == '-' || *s == '+' || isspace((unsigned char)*s))
 		return -1;
 	errno = 0;
 	v = strtoull(s, &e, 0);
-	if (errno || *e)
+	if (errno || *e || e == s)
 		return -1;
-	/* strtoull takes a leading 0 as octal; snapshot numbers are decimal or 0x hex */
-	if (s[0] == '0' && s[1] && s[1] != 'x' && s[1] != 'X') {
-		errno = 0;
-		v = strtoull(s, &e, 10);
-		if (errno || *e)
-			return -1;
-	}
 	*out = v;
 	return 0;
 }

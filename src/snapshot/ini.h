@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* A small ini reader for snapshot files.  Lines end in LF or CRLF; blank
  * lines and lines starting with ';' or '#' are skipped; "[name]" opens a
- * section (a name may repeat: every [dump] is its own section); "key=value"
+ * section (a name may repeat: every [dump] is its own section; names
+ * compare without case); "key=value"
  * splits at the first '=', both sides trimmed.  Keys before the first
  * section go into a section named "".  Anything else is an error reported
  * as "FILE:LINE: ...". */
@@ -46,7 +47,11 @@ const struct ini_section *ini_find(const struct ini_file *ini, const char *name,
 /* The last value of key in the section (no case), or NULL. */
 const char *ini_get(const struct ini_section *s, const char *key, unsigned *line);
 
-/* Parse an unsigned number: 0x hex, or decimal.  0 on success. */
+/* Parse an unsigned number as C and OpenCSD's snapshot reader do
+ * (strtoull base 0): 0x/0X hex, a leading 0 octal ("0100" is 64), else
+ * decimal.  The whole string must be the number.  0 on success.  This is
+ * the one number rule for every value of every snapshot ini, registers
+ * included (DS-5 and OpenCSD write registers as 0x hex). */
 int ini_number(const char *s, unsigned long long *out);
 
 #endif

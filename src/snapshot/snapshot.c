@@ -7,20 +7,16 @@
 #include <string.h>
 #include <strings.h>
 
+#include "pft/ptm.h"
 #include "pft/snapshot.h"
 #include "snapshot/ini.h"
+#include "snapshot/snap_regs.h"
 #include "snapshot/snapshot_int.h"
-
-struct reg {
-	const char *name;
-	long number;        /* -1 when the key gives none */
-	uint64_t value;
-};
 
 struct device {
 	struct ini_file ini;
 	const char *name, *dclass, *type;
-	struct reg *regs;
+	struct snap_reg *regs;
 	size_t nregs;
 	struct pft_snapshot_dump *dumps;
 	size_t ndumps;
@@ -69,29 +65,17 @@ char *snap_join(const char *dir, const char *file)
 	return p;
 }
 
-static const struct {
-	const char *name;
-	long number;
-	uint32_t bit;
-} config_regs[] = {
-	{ "ETMCR", 0x000, PFT_SNAPSHOT_REG_ETMCR },
-	{ "ETMCCR", 0x001, PFT_SNAPSHOT_REG_ETMCCR },
-	{ "ETMSYNCFR", 0x078, PFT_SNAPSHOT_REG_ETMSYNCFR },
-	{ "ETMIDR", 0x079, PFT_SNAPSHOT_REG_ETMIDR },
-	{ "ETMCCER", 0x07A, PFT_SNAPSHOT_REG_ETMCCER },
-	{ "ETMTRACEIDR", 0x080, PFT_SNAPSHOT_REG_ETMTRACEIDR },
-};
-
-static void set_config_reg(struct pft_config *cfg, uint32_t bit, uint32_t v)
+/* The registers a pft_config holds, with their PFT_SNAPSHOT_REG_* bit. */
+static uint32_t set_config_reg(struct pft_config *cfg, int regno, uint32_t v)
 {
-	switch (bit) {
-	case PFT_SNAPSHOT_REG_ETMCR: cfg->etmcr = v; break;
-	case PFT_SNAPSHOT_REG_ETMCCR: cfg->etmccr = v; break;
-	case PFT_SNAPSHOT_REG_ETMSYNCFR: cfg->etmsyncfr = v; break;
-	case PFT_SNAPSHOT_REG_ETMIDR: cfg->etmidr = v; break;
-	case PFT_SNAPSHOT_REG_ETMCCER: cfg->etmccer = v; break;
-	case PFT_SNAPSHOT_REG_ETMTRACEIDR: cfg->etmtraceidr = v; break;
-	default: break;
+	switch (regno) {
+	case PFT_PTM_ETMCR: cfg->etmcr = v; return PFT_SNAPSHOT_REG_ETMCR;
+	case PFT_PTM_ETMCCR: cfg->etmccr = v; return PFT_SNAPSHOT_REG_ETMCCR;
+	case PFT_PTM_ETMSYNCFR: cfg->etmsyncfr = v; return PFT_SNAPSHOT_REG_ETMSYNCFR;
+	case PFT_PTM_ETMIDR: cfg->etmidr = v; return PFT_SNAPSHOT_REG_ETMIDR;
+	case PFT_PTM_ETMCCER: cfg->etmccer = v; return PFT_SNAPSHOT_REG_ETMCCER;
+	case PFT_PTM_ETMTRACEIDR: cfg->etmtraceidr = v; return PFT_SNAPSHOT_REG_ETMTRACEIDR;
+	default: return 0;
 	}
 }
 
@@ -106,53 +90,6 @@ static int fail(char *msg, size_t cap, int err, const char *fmt, const char *a, 
 		snprintf(msg + strlen(msg), cap - strlen(msg), fmt, b ? b : "");
 	}
 	return err;
-}
-
-/* "ETMCR(0x000)", "ETMCCER(id:0x7A)", "CNTPCT(size:64)", "R15": split the key
- * in place into name and number. */
-static int parse_reg_key(char *key, const char **name, long *number)
-{
-	char *open = strchr(key, '('), *p;
-
-	*name = key;
-	*number = -1;
-	if (!open)
-		return 0;
-	p = strchr(open, ')');
-	if (!p || p[1])
-		return -1;
-	*p = '\0';
-	*open = '\0';
-	for (p = open + 1; *p;) {
-		char *comma = strchr(p, ','), *colon;
-		unsigned long long v;
-
-		if (comma)
-			*comma = '\0';
-		while (*p == ' ')
-			p++;
-		colon = strchr(p, ':');
-		if (colon) {
-			*colon = '\0';
-			if (!strcasecmp(p, "id") && !ini_number(colon + 1, &v))
-				*number = (long)(v & 0xFFFF);
-			/* size:N and unknown attributes are ignored */
-		} else if (!ini_number(p, &v)) {
-			*number = (long)(v & 0xFFFF);
-		} else {
-			return -1;
-		}
-		if (!comma)
-			break;
-		p = comma + 1;
-	}
-	{
-		/* trim the name */
-		char *e = key + strlen(key);
-		while (e > key && e[-1] == ' ')
-			*--e = '\0';
-	}
-	return 0;
 }
 
 /* "dump", "dump1", "dump_2" ... (DS-5 numbers them, OpenCSD writes [dump]) */
@@ -189,7 +126,7 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 {
 	char *path = snap_join(dir, file);
 	const struct ini_section *dev;
-	size_t i, j;
+	size_t i;
 	int r;
 
 	if (!path)
@@ -215,30 +152,13 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 		d->dclass = "";
 	if (!d->type)
 		d->type = "";
+	r = snap_regs_read(&d->ini, &d->regs, &d->nregs, NULL, msg, cap);
+	if (r)
+		return r;
 	for (i = 0; i < d->ini.n; i++) {
 		struct ini_section *s = &d->ini.s[i];
 
-		if (!strcasecmp(s->name, "regs")) {
-			struct reg *nr = realloc(d->regs, (d->nregs + s->n + 1) * sizeof(*nr));
-			if (!nr)
-				return -PFT_E_NOMEM;
-			d->regs = nr;
-			for (j = 0; j < s->n; j++) {
-				struct reg *rg = &d->regs[d->nregs];
-				unsigned long long v;
-
-				if (parse_reg_key(s->e[j].key, &rg->name, &rg->number))
-					return fail(msg, cap, -PFT_E_FORMAT,
-						    "register key '%s' is not NAME or NAME(0xNUM)",
-						    d->ini.path, s->e[j].line, s->e[j].key);
-				if (ini_number(s->e[j].value, &v))
-					return fail(msg, cap, -PFT_E_FORMAT,
-						    "register value '%s' is not a number", d->ini.path,
-						    s->e[j].line, s->e[j].value);
-				rg->value = v;
-				d->nregs++;
-			}
-		} else if (is_dump_section(s->name)) {
+		if (is_dump_section(s->name)) {
 			struct pft_snapshot_dump *nd, *dp;
 			const char *f = ini_get(s, "file", NULL);
 			const char *a = ini_get(s, "address", NULL);
@@ -277,23 +197,14 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 static void make_source(struct pft_snapshot *sn, size_t di, struct source *s)
 {
 	const struct device *d = &sn->dev[di];
-	size_t i, k;
+	size_t i;
 
 	memset(s, 0, sizeof(*s));
 	s->dev = di;
 	s->buf = -1;
 	pft_config_init(&s->cfg);
-	for (i = 0; i < d->nregs; i++) {
-		for (k = 0; k < sizeof(config_regs) / sizeof(config_regs[0]); k++) {
-			int by_name = !strcasecmp(d->regs[i].name, config_regs[k].name);
-			if (by_name || (d->regs[i].number == config_regs[k].number &&
-					!strncasecmp(d->regs[i].name, "ETM", 3))) {
-				set_config_reg(&s->cfg, config_regs[k].bit, (uint32_t)d->regs[i].value);
-				s->present |= config_regs[k].bit;
-				break;
-			}
-		}
-	}
+	for (i = 0; i < d->nregs; i++)
+		s->present |= set_config_reg(&s->cfg, d->regs[i].regno, (uint32_t)d->regs[i].value);
 	if (s->present & PFT_SNAPSHOT_REG_ETMTRACEIDR)
 		s->trace_id = s->cfg.etmtraceidr & 0x7F;
 	s->is_ptm = !strncasecmp(d->type, "PTM", 3) || !strncasecmp(d->type, "PFT", 3) ||
@@ -594,7 +505,7 @@ int pft_snapshot_reg(const struct pft_snapshot *sn, const char *device, const ch
 		return di;
 	by_number = !ini_number(reg, &num);
 	for (i = sn->dev[di].nregs; i-- > 0;) {
-		const struct reg *r = &sn->dev[di].regs[i];
+		const struct snap_reg *r = &sn->dev[di].regs[i];
 		if (by_number ? r->number == (long)num : !strcasecmp(r->name, reg)) {
 			*val = r->value;
 			return 0;

@@ -81,7 +81,12 @@ int main(void)
 	CHECK(ini_number("0x7A", &v) == 0 && v == 0x7A);
 	CHECK(ini_number("0X00010000", &v) == 0 && v == 0x10000);
 	CHECK(ini_number("122", &v) == 0 && v == 122);
-	CHECK(ini_number("010", &v) == 0 && v == 10); /* decimal, not octal */
+	/* C's rule, as OpenCSD's snapshot reader (strtoul base 0): octal */
+	CHECK(ini_number("010", &v) == 0 && v == 8);
+	CHECK(ini_number("0100", &v) == 0 && v == 0x40);
+	CHECK(ini_number("0", &v) == 0 && v == 0);
+	CHECK(ini_number("09", &v) != 0);
+	CHECK(ini_number("+1", &v) != 0);
 	CHECK(ini_number("0x0000042492EE776D", &v) == 0 && v == 0x0000042492EE776Dull);
 	CHECK(ini_number("", &v) != 0);
 	CHECK(ini_number("12z", &v) != 0);
