@@ -18,8 +18,8 @@ static int write_regs(struct pft_ptm *p, const struct snap_reg *r, size_t n)
 		if (r[i].regno >= 0 && r[i].value > 0xFFFFFFFFull)
 			return -PFT_E_FORMAT;
 	/* ProgBit set first, ETMCR last */
-	if (!(p->regs[PFT_PTM_ETMCR] & 0x400u)) {
-		rc = pft_ptm_set_reg(p, PFT_PTM_ETMCR, p->regs[PFT_PTM_ETMCR] | 0x400u);
+	if (!(p->regs[PFT_PTM_ETMCR] & PFT_ETMCR_PROGRAMMING)) {
+		rc = pft_ptm_set_reg(p, PFT_PTM_ETMCR, p->regs[PFT_PTM_ETMCR] | PFT_ETMCR_PROGRAMMING);
 		if (rc < 0)
 			return rc;
 	}

@@ -106,14 +106,14 @@ int ptm_apply_config(struct pft_ptm *p)
 void ptm_apply_ccr(struct pft_ptm *p)
 {
 	uint32_t ccr = p->cfg.etmccr;
-	p->n_ac = (uint8_t)(2 * (ccr & 0xF));
+	p->n_ac = (uint8_t)(2 * (ccr & PFT_ETMCCR_ADDR_PAIRS_MASK));
 	if (p->n_ac > 16)
 		p->n_ac = 16;
-	p->n_cnt = (uint8_t)((ccr >> 13) & 7);
+	p->n_cnt = (uint8_t)((ccr >> PFT_ETMCCR_COUNTERS_SHIFT) & PFT_ETMCCR_COUNTERS_MASK);
 	if (p->n_cnt > 4)
 		p->n_cnt = 4;
-	p->has_seq = (uint8_t)((ccr >> 16) & 1);
-	p->n_cidc = (uint8_t)((ccr >> 24) & 3);
+	p->has_seq = (ccr & PFT_ETMCCR_SEQUENCER) != 0;
+	p->n_cidc = (uint8_t)((ccr >> PFT_ETMCCR_CID_CMPS_SHIFT) & PFT_ETMCCR_CID_CMPS_MASK);
 }
 
 /* ETMCR bits of features the PTM does not implement are RAZ/WI (3.16.1):
@@ -121,18 +121,19 @@ void ptm_apply_ccr(struct pft_ptm *p)
  * [30] PFTv1.1 and ETMCCER[26]. */
 uint32_t ptm_cr_writable(uint32_t cr, uint32_t ccer, uint32_t idr)
 {
-	if (!((ccer >> 23) & 1))
-		cr &= ~(1u << 29);
-	if (!((ccer >> 22) & 1))
-		cr &= ~(1u << 28);
-	if (((idr >> 4) & 0xF) < 1 || !((ccer >> 26) & 1))
-		cr &= ~(1u << 30);
+	if (!(ccer & PFT_ETMCCER_RETURN_STACK))
+		cr &= ~PFT_ETMCR_RETURN_STACK;
+	if (!(ccer & PFT_ETMCCER_TIMESTAMP))
+		cr &= ~PFT_ETMCR_TIMESTAMP;
+	if (((idr >> PFT_ETMIDR_MINOR_SHIFT) & PFT_ETMIDR_MINOR_MASK) < 1 ||
+	    !(ccer & PFT_ETMCCER_VIRTUALIZATION))
+		cr &= ~PFT_ETMCR_VMID;
 	return cr;
 }
 
 int ptm_cr_enabled(uint32_t cr)
 {
-	return !(cr & (1u << 10)) && !(cr & 1u);
+	return !(cr & (PFT_ETMCR_PROGRAMMING | PFT_ETMCR_POWER_DOWN));
 }
 
 /* Registers whose write is complete in itself. */
@@ -154,11 +155,11 @@ static int write_simple(struct pft_ptm *p, unsigned regno, uint32_t v)
 		p->cnt[regno - PFT_PTM_ETMCNTVR(1)] = (uint16_t)v;
 		return 0;
 	case PFT_PTM_ETMTRACEIDR:
-		if ((v & 0x7F) == 0 || (v & 0x7F) >= 0x70)
+		if ((v & PFT_ETMTRACEIDR_MASK) == 0 || (v & PFT_ETMTRACEIDR_MASK) >= 0x70)
 			return -PFT_E_BAD_CONFIG;
 		p->regs[regno] = v;
 		p->cfg.etmtraceidr = v;
-		p->f.trace_id = (uint8_t)(v & 0x7F);
+		p->f.trace_id = (uint8_t)(v & PFT_ETMTRACEIDR_MASK);
 		return 0;
 	case PFT_PTM_ETMSYNCFR:
 		p->regs[regno] = v;
@@ -192,7 +193,7 @@ int ptm_reg_write(struct pft_ptm *p, unsigned regno, uint32_t v, uint32_t *old)
 	if (regno != PFT_PTM_ETMCR && regno != PFT_PTM_ETMCCER && regno != PFT_PTM_ETMIDR)
 		return PTM_REG_DONE;
 	/* Only ProgBit/PowerDown changed: start or stop. */
-	if (regno == PFT_PTM_ETMCR && ((*old ^ v) & ~0x401u) == 0)
+	if (regno == PFT_PTM_ETMCR && ((*old ^ v) & ~(PFT_ETMCR_PROGRAMMING | PFT_ETMCR_POWER_DOWN)) == 0)
 		return PTM_REG_ENABLE_CHANGED;
 	/* Refuse values that do not describe a PTM, changing nothing. */
 	struct pft_config c = p->cfg;
@@ -216,7 +217,7 @@ int pft_ptm_get_reg(const struct pft_ptm *p, unsigned regno, uint32_t *value)
 	switch (regno) {
 	case PFT_PTM_ETMSR:
 		*value = ((uint32_t)p->trig_done << 3) | ((uint32_t)p->ss_state << 2) |
-			 ((p->regs[PFT_PTM_ETMCR] >> 10 & 1) << 1) | p->ovf_unreported;
+			 ((p->regs[PFT_PTM_ETMCR] & PFT_ETMCR_PROGRAMMING) ? 2u : 0u) | p->ovf_unreported;
 		return 0;
 	case PFT_PTM_ETMSQR:
 		*value = p->seq;

@@ -18,7 +18,7 @@ static int cidc_match(const struct pft_ptm *p, unsigned n)
 
 static int vmidc_match(const struct pft_ptm *p)
 {
-	return p->f.minor >= 1 && ((p->cfg.etmccer >> 26) & 1) &&
+	return p->f.minor >= 1 && (p->cfg.etmccer & PFT_ETMCCER_VIRTUALIZATION) &&
 	       p->cur_vmid == (uint8_t)p->regs[PFT_PTM_ETMVMIDCVR];
 }
 
@@ -156,12 +156,12 @@ static int plan_cycle(const struct pft_ptm *p, struct cyc_plan *c)
 static void cycle_outputs(struct pft_ptm *p, int *trigger, int *ts_event)
 {
 	uint32_t outs = 0;
-	unsigned n_out = (p->cfg.etmccr >> 20) & 7;
+	unsigned n_out = (p->cfg.etmccr >> PFT_ETMCCR_EXT_OUTPUTS_SHIFT) & PFT_ETMCCR_EXT_OUTPUTS_MASK;
 	for (unsigned n = 0; n < n_out && n < 4; n++)
 		if (ptm_res_event(p, p->regs[PFT_PTM_ETMEXTOUTEVR(n + 1)]))
 			outs |= 1u << n;
 	p->ext_out = outs;
-	if ((p->cfg.etmccer >> 22 & 1) && ptm_res_event(p, p->regs[PFT_PTM_ETMTSEVR]))
+	if ((p->cfg.etmccer & PFT_ETMCCER_TIMESTAMP) && ptm_res_event(p, p->regs[PFT_PTM_ETMTSEVR]))
 		*ts_event = 1;
 	if (!p->trig_done && ptm_res_event(p, p->regs[PFT_PTM_ETMTRIGGER])) {
 		p->trig_done = 1;

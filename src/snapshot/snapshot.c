@@ -206,9 +206,10 @@ static void make_source(struct pft_snapshot *sn, size_t di, struct source *s)
 	for (i = 0; i < d->nregs; i++)
 		s->present |= set_config_reg(&s->cfg, d->regs[i].regno, (uint32_t)d->regs[i].value);
 	if (s->present & PFT_SNAPSHOT_REG_ETMTRACEIDR)
-		s->trace_id = s->cfg.etmtraceidr & 0x7F;
+		s->trace_id = s->cfg.etmtraceidr & PFT_ETMTRACEIDR_MASK;
 	s->is_ptm = !strncasecmp(d->type, "PTM", 3) || !strncasecmp(d->type, "PFT", 3) ||
-		    ((s->present & PFT_SNAPSHOT_REG_ETMIDR) && ((s->cfg.etmidr >> 8) & 0xF) == 3);
+		    ((s->present & PFT_SNAPSHOT_REG_ETMIDR) &&
+		     ((s->cfg.etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 3);
 }
 
 static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size_t cap)

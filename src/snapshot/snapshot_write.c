@@ -166,7 +166,7 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *spec, ch
 		return -PFT_E_IO;
 	}
 	stype = spec->source_type ? spec->source_type :
-		((c->etmidr >> 4) & 0xF) ? "PTM1.1" : "PTM1.0";
+		((c->etmidr >> PFT_ETMIDR_MINOR_SHIFT) & PFT_ETMIDR_MINOR_MASK) ? "PTM1.1" : "PTM1.0";
 	if (spec->trace_format == PFT_FRAME_CORESIGHT) {
 		bufname = "ETB_0";
 		buffile = "cstrace.bin";
