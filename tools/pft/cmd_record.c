@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "record.h"
+#include "pft/record.h"
 #include "record_ptm.h"
 
 const char *const cmd_record_summary =
@@ -98,7 +98,7 @@ static const struct option base_long[] = {
 #define MAX_IRQ_AT 4096
 
 struct record {
-	struct rec_emu_opts emu;
+	struct pft_rec_emu_opts emu;
 	uint64_t irq_at[MAX_IRQ_AT];
 	const char *until;
 	const char *qemu_log, *import_log, *log_path, *out_dir;
@@ -106,7 +106,7 @@ struct record {
 	char elf_buf[MAX_ELFS][1024];
 	uint64_t elf_bias[MAX_ELFS];
 	unsigned nelf;
-	struct rec_cycles cycles;
+	struct pft_rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
 	int quiet, log_exceptions, max_given;
 	struct record_ptm_opts ptm;
@@ -125,7 +125,7 @@ static int parse_irq_at(struct record *r, const char *s)
 			return -1;
 		memcpy(buf, s, n);
 		buf[n] = 0;
-		if (rec_parse_u64(buf, &v) ||
+		if (pft_rec_parse_u64(buf, &v) ||
 		    (r->emu.n_irq_at && v <= r->irq_at[r->emu.n_irq_at - 1]))
 			return -1;
 		r->irq_at[r->emu.n_irq_at++] = v;
@@ -162,12 +162,12 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case 'h': usage(stdout); return 1;
 		case O_UNTIL: r->until = optarg; break;
 		case O_MAX:
-			if (rec_parse_u64(optarg, &r->emu.max_insns))
+			if (pft_rec_parse_u64(optarg, &r->emu.max_insns))
 				goto bad;
 			r->max_given = 1;
 			break;
 		case O_IRQ_EVERY:
-			if (rec_parse_u64(optarg, &r->emu.irq_every) || !r->emu.irq_every)
+			if (pft_rec_parse_u64(optarg, &r->emu.irq_every) || !r->emu.irq_every)
 				goto bad;
 			break;
 		case O_IRQ_AT:
@@ -175,12 +175,12 @@ static int parse_args(struct record *r, int argc, char **argv)
 				goto bad;
 			break;
 		case O_IRQ_RANDOM:
-			if (rec_parse_u64(optarg, &r->emu.irq_random) || !r->emu.irq_random ||
+			if (pft_rec_parse_u64(optarg, &r->emu.irq_random) || !r->emu.irq_random ||
 			    r->emu.irq_random > (1ull << 40))
 				goto bad;
 			break;
 		case O_SEED:
-			if (rec_parse_u64(optarg, &r->emu.seed))
+			if (pft_rec_parse_u64(optarg, &r->emu.seed))
 				goto bad;
 			break;
 		case O_QEMU: r->qemu_log = optarg; break;
@@ -196,7 +196,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 				size_t n = at ? (size_t)(at - optarg) : strlen(optarg);
 
 				r->elf_bias[r->nelf] = 0;
-				if (at && (rec_parse_u64(at + 1, &r->elf_bias[r->nelf]) || n == 0 ||
+				if (at && (pft_rec_parse_u64(at + 1, &r->elf_bias[r->nelf]) || n == 0 ||
 				           r->elf_bias[r->nelf] > 0xffffffffu))
 					goto bad;
 				if (n >= sizeof(r->elf_buf[0])) {
@@ -210,15 +210,15 @@ static int parse_args(struct record *r, int argc, char **argv)
 			}
 			break;
 		case O_CYCLES:
-			if (rec_cycles_parse(&r->cycles, optarg))
+			if (pft_rec_cycles_parse(&r->cycles, optarg))
 				goto bad;
 			break;
 		case O_CPU_FREQ:
-			if (rec_parse_u64(optarg, &r->cpu_freq) || !r->cpu_freq)
+			if (pft_rec_parse_u64(optarg, &r->cpu_freq) || !r->cpu_freq)
 				goto bad;
 			break;
 		case O_TS_FREQ:
-			if (rec_parse_u64(optarg, &r->ts_freq) || !r->ts_freq)
+			if (pft_rec_parse_u64(optarg, &r->ts_freq) || !r->ts_freq)
 				goto bad;
 			break;
 		case O_LOG: r->log_path = optarg; break;
@@ -281,8 +281,8 @@ bad:
 	return 0;
 }
 
-static void summary(const struct record *r, const struct rec_pipe *p,
-                    const struct rec_emu_stats *es, const struct rec_src_stats *ss,
+static void summary(const struct record *r, const struct pft_rec_pipe *p,
+                    const struct pft_rec_emu_stats *es, const struct pft_rec_src_stats *ss,
                     const struct record_ptm *rp)
 {
 	if (r->quiet)
@@ -305,14 +305,14 @@ static void summary(const struct record *r, const struct rec_pipe *p,
 int cmd_record(int argc, char **argv)
 {
 	struct record *r;
-	struct rec_elf elfs[MAX_ELFS];
-	const struct rec_elf *elfp[MAX_ELFS];
-	struct rec_pipe pipe;
-	struct rec_sink sink;
-	struct rec_emu_stats es;
-	struct rec_src_stats ss;
+	struct pft_rec_elf elfs[MAX_ELFS];
+	const struct pft_rec_elf *elfp[MAX_ELFS];
+	struct pft_rec_pipe pipe;
+	struct pft_rec_sink sink;
+	struct pft_rec_emu_stats es;
+	struct pft_rec_src_stats ss;
 	struct record_ptm *rp = NULL;
-	struct rec_consumer cons;
+	struct pft_rec_consumer cons;
 	FILE *log = NULL, *in = NULL;
 	char msg[512] = "";
 	unsigned i, nloaded = 0;
@@ -323,7 +323,7 @@ int cmd_record(int argc, char **argv)
 		cli_error(cmd, "out of memory");
 		return PFT_EXIT_USAGE;
 	}
-	rec_cycles_default(&r->cycles);
+	pft_rec_cycles_default(&r->cycles);
 	r->cpu_freq = 100000000;
 	r->emu.seed = 1;
 	r->emu.irq_at = r->irq_at;
@@ -334,17 +334,17 @@ int cmd_record(int argc, char **argv)
 		return rc > 0 ? PFT_EXIT_OK : PFT_EXIT_USAGE;
 	}
 	for (i = 0; i < r->nelf; i++) {
-		if (rec_elf_load(&elfs[i], r->elf_paths[i], msg, sizeof(msg)) < 0) {
+		if (pft_rec_elf_load(&elfs[i], r->elf_paths[i], msg, sizeof(msg)) < 0) {
 			cli_error(cmd, "%s", msg);
 			goto out;
 		}
-		rec_elf_rebase(&elfs[i], r->elf_bias[i]);
+		pft_rec_elf_rebase(&elfs[i], r->elf_bias[i]);
 		elfp[i] = &elfs[i];
 		nloaded++;
 	}
 	if (r->until) {
-		if (rec_parse_u64(r->until, &r->emu.until) &&
-		    rec_elf_symbol(&elfs[0], r->until, &r->emu.until)) {
+		if (pft_rec_parse_u64(r->until, &r->emu.until) &&
+		    pft_rec_elf_symbol(&elfs[0], r->until, &r->emu.until)) {
 			cli_error(cmd, "--until: no symbol '%s' in %s", r->until, r->elf_paths[0]);
 			goto out;
 		}
@@ -360,9 +360,9 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		record_ptm_consumer(rp, &cons);
 	}
-	rec_pipe_init(&pipe, &r->cycles, log, rp ? &cons : NULL);
+	pft_rec_pipe_init(&pipe, &r->cycles, log, rp ? &cons : NULL);
 	pipe.log_exceptions = r->log_exceptions;
-	rec_pipe_sink(&pipe, &sink);
+	pft_rec_pipe_sink(&pipe, &sink);
 	exit_code = PFT_EXIT_DATA;
 	if (r->qemu_log || r->import_log) {
 		const char *path = r->qemu_log ? r->qemu_log : r->import_log;
@@ -373,17 +373,17 @@ int cmd_record(int argc, char **argv)
 			exit_code = PFT_EXIT_USAGE;
 			goto out;
 		}
-		rc = r->qemu_log ? rec_qemu_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
+		rc = r->qemu_log ? pft_rec_qemu_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
 		                                msg, sizeof(msg))
-		                 : rec_plain_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
+		                 : pft_rec_plain_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
 		                                 msg, sizeof(msg));
 		if (rc < 0) {
 			cli_error(cmd, "%s: %s", path, msg[0] ? msg : pft_errstr(rc));
 			goto out;
 		}
-		rc = rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0);
+		rc = pft_rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0);
 	} else {
-		rc = rec_emu_run(&elfs[0], &r->emu, &sink, &es, msg, sizeof(msg));
+		rc = pft_rec_emu_run(&elfs[0], &r->emu, &sink, &es, msg, sizeof(msg));
 		if (rc < 0) {
 			cli_error(cmd, "%s", msg[0] ? msg : pft_errstr(rc));
 			if (rc == -PFT_E_UNSUPPORTED)
@@ -393,7 +393,7 @@ int cmd_record(int argc, char **argv)
 		if (es.exc_in_it)
 			fprintf(stderr, "pft record: warning: %llu exceptions taken inside IT "
 			        "blocks (ITSTATE not saved)\n", (unsigned long long)es.exc_in_it);
-		rc = rec_pipe_end(&pipe, es.stop_addr, (enum pft_isa)es.stop_isa,
+		rc = pft_rec_pipe_end(&pipe, es.stop_addr, (enum pft_isa)es.stop_isa,
 		                  strcmp(es.stop_reason, "end") != 0);
 	}
 	if (rc < 0) {
@@ -420,7 +420,7 @@ out:
 		exit_code = PFT_EXIT_USAGE;
 	}
 	for (i = 0; i < nloaded; i++)
-		rec_elf_free(&elfs[i]);
+		pft_rec_elf_free(&elfs[i]);
 	free(r);
 	return exit_code;
 }

@@ -138,6 +138,8 @@ int input_config(const struct input_opts *o, struct pft_config *cfg, const char 
 /* Layer the options over cfg (defaults or a snapshot's registers): the one
  * place where flags become ETMCR/ETMIDR bits. */
 void input_apply_options(struct pft_config *cfg, const struct input_opts *o);
+/* The ETMCR part of it: --etmcr, then the named flags, over etmcr. */
+uint32_t input_apply_etmcr(const struct input_opts *o, uint32_t etmcr);
 
 /* pft_config_check with the message "pft <cmd>: bad PTM registers[ in
  * WHERE]: ...".  PFT_EXIT_OK or PFT_EXIT_USAGE. */

@@ -160,12 +160,31 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
 	}
 }
 
-void input_apply_options(struct pft_config *cfg, const struct input_opts *o)
+uint32_t input_apply_etmcr(const struct input_opts *o, uint32_t etmcr)
 {
 	static const uint8_t cid_field[5] = { 0, 1, 2, 0, 3 };
 
 	if (o->regs_given & PFT_SNAPSHOT_REG_ETMCR)
-		cfg->etmcr = o->regs.etmcr;
+		etmcr = o->regs.etmcr;
+	if (o->cycle_accurate)
+		etmcr |= PFT_ETMCR_CYCLE_ACCURATE;
+	if (o->timestamps)
+		etmcr |= PFT_ETMCR_TIMESTAMP;
+	if (o->vmid)
+		etmcr |= PFT_ETMCR_VMID;
+	if (o->return_stack)
+		etmcr |= PFT_ETMCR_RETURN_STACK;
+	if (o->branch_broadcast)
+		etmcr |= PFT_ETMCR_BRANCH_BROADCAST;
+	if (o->contextid_bytes >= 0)
+		etmcr = (etmcr & ~(PFT_ETMCR_CONTEXTID_SIZE_MASK << PFT_ETMCR_CONTEXTID_SIZE_SHIFT)) |
+			(uint32_t)cid_field[o->contextid_bytes] << PFT_ETMCR_CONTEXTID_SIZE_SHIFT;
+	return etmcr;
+}
+
+void input_apply_options(struct pft_config *cfg, const struct input_opts *o)
+{
+	cfg->etmcr = input_apply_etmcr(o, cfg->etmcr);
 	if (o->regs_given & PFT_SNAPSHOT_REG_ETMCCR)
 		cfg->etmccr = o->regs.etmccr;
 	if (o->regs_given & PFT_SNAPSHOT_REG_ETMCCER)
@@ -178,18 +197,6 @@ void input_apply_options(struct pft_config *cfg, const struct input_opts *o)
 		cfg->etmsyncfr = o->regs.etmsyncfr;
 	if (o->id >= 0 && !(o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR))
 		cfg->etmtraceidr = (uint32_t)o->id;
-	if (o->cycle_accurate)
-		cfg->etmcr |= 1u << 12;
-	if (o->timestamps)
-		cfg->etmcr |= 1u << 28;
-	if (o->vmid)
-		cfg->etmcr |= 1u << 30;
-	if (o->return_stack)
-		cfg->etmcr |= 1u << 29;
-	if (o->branch_broadcast)
-		cfg->etmcr |= 1u << 8;
-	if (o->contextid_bytes >= 0)
-		cfg->etmcr = (cfg->etmcr & ~(3u << 14)) | (uint32_t)cid_field[o->contextid_bytes] << 14;
 	if (o->pft_minor >= 0)
 		cfg->etmidr = (cfg->etmidr & ~0xF0u) | (uint32_t)o->pft_minor << 4;
 }

@@ -53,7 +53,7 @@ static int parse_u32(const char *s, uint32_t *v)
 {
 	uint64_t x;
 
-	if (rec_parse_u64(s, &x) || x > 0xffffffffu)
+	if (pft_rec_parse_u64(s, &x) || x > 0xffffffffu)
 		return -1;
 	*v = (uint32_t)x;
 	return 0;
@@ -69,7 +69,7 @@ static int parse_pair(const char *arg, char sep, uint64_t *a, uint64_t *b)
 		return -1;
 	memcpy(buf, arg, n);
 	buf[n] = 0;
-	return rec_parse_u64(buf, a) || rec_parse_u64(p + 1, b) ? -1 : 0;
+	return pft_rec_parse_u64(buf, a) || pft_rec_parse_u64(p + 1, b) ? -1 : 0;
 }
 
 int record_ptm_option(struct record_ptm_opts *o, int opt, const char *arg, const char *cmd)
@@ -201,28 +201,6 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-/* The ETMCR bits the command line named, applied over the ini's value. */
-static uint32_t flags_over(const struct input_opts *io, uint32_t etmcr)
-{
-	if (io->regs_given & PFT_SNAPSHOT_REG_ETMCR)
-		etmcr = io->regs.etmcr;
-	if (io->cycle_accurate)
-		etmcr |= 1u << 12;
-	if (io->timestamps)
-		etmcr |= 1u << 28;
-	if (io->vmid)
-		etmcr |= 1u << 30;
-	if (io->return_stack)
-		etmcr |= 1u << 29;
-	if (io->branch_broadcast)
-		etmcr |= 1u << 8;
-	if (io->contextid_bytes >= 0)
-		etmcr = (etmcr & ~(3u << 14)) |
-		        (uint32_t)(io->contextid_bytes == 0 ? 0 : io->contextid_bytes == 1 ? 1 :
-		                   io->contextid_bytes == 2 ? 2 : 3) << 14;
-	return etmcr;
-}
-
 static int configure(struct record_ptm *rp, const struct record_ptm_opts *o, const char *cmd)
 {
 	const struct input_opts *io = &o->io;
@@ -256,9 +234,10 @@ static int configure(struct record_ptm *rp, const struct record_ptm_opts *o, con
 		if (io->regs_given & PFT_SNAPSHOT_REG_ETMSYNCFR)
 			(void)note_reg(rp, PFT_PTM_ETMSYNCFR, io->regs.etmsyncfr);
 		if (pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMCR, &v) == 0 &&
-		    flags_over(io, v & ~(1u << 10)) != (v & ~(1u << 10)) &&
+		    input_apply_etmcr(io, v & ~PFT_ETMCR_PROGRAMMING) != (v & ~PFT_ETMCR_PROGRAMMING) &&
 		    (rc = pft_ptm_set_reg(rp->ptm, PFT_PTM_ETMCR,
-		                          flags_over(io, v & ~(1u << 10)) | (1u << 10))) < 0) {
+		                          input_apply_etmcr(io, v & ~PFT_ETMCR_PROGRAMMING) |
+		                          PFT_ETMCR_PROGRAMMING)) < 0) {
 			cli_error(cmd, "ETMCR: %s", pft_errstr(rc));
 			return -1;
 		}
@@ -292,8 +271,8 @@ static int configure(struct record_ptm *rp, const struct record_ptm_opts *o, con
 		}
 	}
 	/* start tracing (the Programming bit clears) if an ini left it set */
-	if (pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMCR, &v) == 0 && (v & (1u << 10)) &&
-	    (rc = pft_ptm_set_reg(rp->ptm, PFT_PTM_ETMCR, v & ~(1u << 10))) < 0) {
+	if (pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMCR, &v) == 0 && (v & PFT_ETMCR_PROGRAMMING) &&
+	    (rc = pft_ptm_set_reg(rp->ptm, PFT_PTM_ETMCR, v & ~PFT_ETMCR_PROGRAMMING)) < 0) {
 		cli_error(cmd, "ETMCR: %s", pft_errstr(rc));
 		return -1;
 	}
@@ -338,7 +317,7 @@ int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
 	params.fifo_bytes = o->fifo_bytes;
 	params.drain_bytes = o->drain_bytes;
 	params.drain_cycles = o->drain_cycles;
-	cfg.etmcr |= 1u << 10; /* programming: cleared once every register is set */
+	cfg.etmcr |= PFT_ETMCR_PROGRAMMING; /* programming: cleared once every register is set */
 	rp->ptm = pft_ptm_alloc(&cfg, &params);
 	if (!rp->ptm) {
 		cli_error(cmd, "cannot create the PTM with these registers");
@@ -403,7 +382,7 @@ static void timestamp(struct record_ptm *rp, uint64_t cycle)
 	pft_ptm_timestamp(rp->ptm, ts, 0);
 }
 
-static int on_insn(void *ctx, const struct rec_full *f)
+static int on_insn(void *ctx, const struct pft_rec_full *f)
 {
 	struct record_ptm *rp = ctx;
 	struct pft_ptm_insn pi;
@@ -451,7 +430,7 @@ static int on_insn(void *ctx, const struct rec_full *f)
 	return rc;
 }
 
-static int on_exc(void *ctx, const struct rec_exc *x, uint64_t cycle)
+static int on_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
 {
 	struct record_ptm *rp = ctx;
 	struct pft_ptm_exception pe;
@@ -481,7 +460,7 @@ static int on_end(void *ctx, uint64_t cycle)
 	return rc < 0 ? rc : drain(rp, 1);
 }
 
-void record_ptm_consumer(struct record_ptm *rp, struct rec_consumer *c)
+void record_ptm_consumer(struct record_ptm *rp, struct pft_rec_consumer *c)
 {
 	c->insn = on_insn;
 	c->exception = on_exc;
@@ -528,7 +507,7 @@ static int append_regs(const struct record_ptm *rp, const char *dir, const char 
 }
 
 int record_ptm_write(struct record_ptm *rp, const char *dir,
-                     const struct rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap)
+                     const struct pft_rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap)
 {
 	struct pft_snapshot_spec spec;
 	struct pft_snapshot_mem mem[64];
@@ -551,7 +530,7 @@ int record_ptm_write(struct record_ptm *rp, const char *dir,
 		spec.config.etmtraceidr = v;
 	for (i = 0; i < nelf; i++)
 		for (j = 0; j < elfs[i]->nseg && n < sizeof(mem) / sizeof(mem[0]); j++) {
-			const struct rec_segment *s = &elfs[i]->seg[j];
+			const struct pft_rec_segment *s = &elfs[i]->seg[j];
 
 			if (!s->filesz || !(s->flags & 1u /* PF_X */))
 				continue;

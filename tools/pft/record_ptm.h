@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "input.h"
-#include "record.h"
+#include "pft/record.h"
 
 #define RECORD_PTM_MAX_REGS 64
 #define RECORD_PTM_MAX_RANGES 8
@@ -64,11 +64,11 @@ struct record_ptm;
 int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
                     uint64_t cpu_freq, uint64_t ts_freq, const char *cmd);
 /* The consumer the pipeline feeds. */
-void record_ptm_consumer(struct record_ptm *rp, struct rec_consumer *c);
+void record_ptm_consumer(struct record_ptm *rp, struct pft_rec_consumer *c);
 /* Flush the PTM and write the snapshot folder (memory dumps of the ELF
  * images).  0 or -PFT_E_*; msg says what. */
 int record_ptm_write(struct record_ptm *rp, const char *dir,
-                     const struct rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap);
+                     const struct pft_rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap);
 void record_ptm_summary(const struct record_ptm *rp, FILE *f);
 void record_ptm_free(struct record_ptm *rp);
 

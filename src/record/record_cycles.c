@@ -7,31 +7,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "pft/record.h"
 
-static const char *const class_names[REC_CYC_NR] = {
+static const char *const class_names[PFT_REC_CYC_NR] = {
 	"other", "branch", "load", "store", "mul", "failed", "exception"
 };
 
-void rec_cycles_default(struct rec_cycles *m)
+void pft_rec_cycles_default(struct pft_rec_cycles *m)
 {
 	unsigned i;
 
-	for (i = 0; i < REC_CYC_NR; i++)
+	for (i = 0; i < PFT_REC_CYC_NR; i++)
 		m->cost[i] = 1;
 }
 
-int rec_cycles_parse(struct rec_cycles *m, const char *spec)
+int pft_rec_cycles_parse(struct pft_rec_cycles *m, const char *spec)
 {
 	uint64_t v;
 	const char *p = spec;
 	unsigned i;
 
-	rec_cycles_default(m);
-	if (rec_parse_u64(spec, &v) == 0) {
+	pft_rec_cycles_default(m);
+	if (pft_rec_parse_u64(spec, &v) == 0) {
 		if (v == 0 || v > 0xffff)
 			return -PFT_E_INVAL;
-		for (i = 0; i < REC_CYC_NR; i++)
+		for (i = 0; i < PFT_REC_CYC_NR; i++)
 			m->cost[i] = (uint32_t)v;
 		return 0;
 	}
@@ -44,16 +44,16 @@ int rec_cycles_parse(struct rec_cycles *m, const char *spec)
 			end = p + strlen(p);
 		if (!eq || eq > end)
 			return -PFT_E_INVAL;
-		for (i = 0; i < REC_CYC_NR; i++)
+		for (i = 0; i < PFT_REC_CYC_NR; i++)
 			if (strlen(class_names[i]) == (size_t)(eq - p) &&
 			    !strncmp(p, class_names[i], (size_t)(eq - p)))
 				break;
 		nlen = (size_t)(end - eq - 1);
-		if (i == REC_CYC_NR || nlen == 0 || nlen >= sizeof(num))
+		if (i == PFT_REC_CYC_NR || nlen == 0 || nlen >= sizeof(num))
 			return -PFT_E_INVAL;
 		memcpy(num, eq + 1, nlen);
 		num[nlen] = 0;
-		if (rec_parse_u64(num, &v) || v > 0xffff || (v == 0 && i != REC_CYC_FAILED))
+		if (pft_rec_parse_u64(num, &v) || v > 0xffff || (v == 0 && i != PFT_REC_CYC_FAILED))
 			return -PFT_E_INVAL;
 		m->cost[i] = (uint32_t)v;
 		p = *end ? end + 1 : end;
@@ -63,43 +63,43 @@ int rec_cycles_parse(struct rec_cycles *m, const char *spec)
 
 /* Loads, stores and multiplies by encoding; branches are decided by the
  * pipeline (a waypoint whose successor is not the next instruction). */
-enum rec_cycle_class rec_cycles_classify(enum pft_isa isa, uint32_t op, unsigned size)
+enum pft_rec_cycle_class pft_rec_cycles_classify(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM) {
 		if ((op >> 28) == 15)
-			return REC_CYC_OTHER;
+			return PFT_REC_CYC_OTHER;
 		if ((op & 0x0c000000u) == 0x04000000u)       /* LDR/STR (imm/reg) */
-			return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
+			return (op & 0x00100000u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 		if ((op & 0x0e000000u) == 0x08000000u)       /* LDM/STM */
-			return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
+			return (op & 0x00100000u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 		if ((op & 0x0f0000f0u) == 0x00000090u)       /* MUL/MLA/UMULL... */
-			return REC_CYC_MUL;
+			return PFT_REC_CYC_MUL;
 		if ((op & 0x0e000090u) == 0x00000090u && (op & 0x60u))  /* LDRH/STRH/LDRD/STRD */
-			return (op & 0x00100000u) || ((op >> 5) & 3u) == 2 ? REC_CYC_LOAD : REC_CYC_STORE;
-		return REC_CYC_OTHER;
+			return (op & 0x00100000u) || ((op >> 5) & 3u) == 2 ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
+		return PFT_REC_CYC_OTHER;
 	}
 	if (size == 2) {
 		if ((op >> 12) == 5)                            /* reg offset: opB >= 3 loads */
-			return ((op >> 9) & 7u) >= 3 ? REC_CYC_LOAD : REC_CYC_STORE;
+			return ((op >> 9) & 7u) >= 3 ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 		if ((op >> 13) == 3 || (op >> 12) == 8 || (op >> 12) == 9)
-			return (op & 0x0800u) ? REC_CYC_LOAD : REC_CYC_STORE;
+			return (op & 0x0800u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 		if ((op >> 11) == 9)                            /* LDR literal */
-			return REC_CYC_LOAD;
+			return PFT_REC_CYC_LOAD;
 		if ((op >> 12) == 0xc)                          /* LDM/STM */
-			return (op & 0x0800u) ? REC_CYC_LOAD : REC_CYC_STORE;
+			return (op & 0x0800u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 		if ((op & 0xfe00u) == 0xbc00u)                  /* POP */
-			return REC_CYC_LOAD;
+			return PFT_REC_CYC_LOAD;
 		if ((op & 0xfe00u) == 0xb400u)                  /* PUSH */
-			return REC_CYC_STORE;
+			return PFT_REC_CYC_STORE;
 		if ((op & 0xffc0u) == 0x4340u)                  /* MULS */
-			return REC_CYC_MUL;
-		return REC_CYC_OTHER;
+			return PFT_REC_CYC_MUL;
+		return PFT_REC_CYC_OTHER;
 	}
 	if ((op >> 25) == 0x7c)                                 /* 1111100x: ld/st single */
-		return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
+		return (op & 0x00100000u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 	if ((op >> 25) == 0x74)                                 /* 1110100x: ldm/stm/ldrd */
-		return (op & 0x00100000u) ? REC_CYC_LOAD : REC_CYC_STORE;
+		return (op & 0x00100000u) ? PFT_REC_CYC_LOAD : PFT_REC_CYC_STORE;
 	if ((op >> 23) == 0x1f6 || (op >> 23) == 0x1f7)        /* 11111011x: multiply */
-		return REC_CYC_MUL;
-	return REC_CYC_OTHER;
+		return PFT_REC_CYC_MUL;
+	return PFT_REC_CYC_OTHER;
 }

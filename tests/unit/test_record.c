@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Unit test of pft record's building blocks (tools/pft/record_*.c):
+/* Unit test of pft record's building blocks (src/record/, pft/record.h):
  * condition codes against the ARM ARM's definitions written out flag by
  * flag, ITSTATE advance for every IT mask, instruction facts on encodings
  * taken from the GNU assembler's output, the cycle model, the plain and
@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "record.h"
+#include "pft/isa.h"
+#include "pft/record.h"
 
 /* ---- condition codes: the ARM ARM table, one condition at a time ---- */
 static int cond_ref(unsigned cond, int n, int z, int c, int v)
@@ -33,7 +34,7 @@ static void test_conditions(void)
 
 	for (cond = 0; cond < 15; cond++)
 		for (f = 0; f < 16; f++)
-			CHECK_EQ(rec_cond_pass(cond, f),
+			CHECK_EQ(pft_isa_cond_passed(cond, f << 28),
 			         cond_ref(cond, (f >> 3) & 1, (f >> 2) & 1, (f >> 1) & 1, f & 1));
 }
 
@@ -45,14 +46,14 @@ static void test_it(void)
 	static const unsigned want[] = { 0, 0, 1, 1 };
 	unsigned i;
 
-	CHECK(rec_is_it(0xbf07, 2, &it));
-	CHECK(!rec_is_it(0xbf00, 2, &it)); /* NOP */
-	CHECK(!rec_is_it(0xbf07, 4, &it));
-	CHECK(rec_is_it(0xbf07, 2, &it));
+	CHECK(pft_rec_is_it(0xbf07, 2, &it));
+	CHECK(!pft_rec_is_it(0xbf00, 2, &it)); /* NOP */
+	CHECK(!pft_rec_is_it(0xbf07, 4, &it));
+	CHECK(pft_rec_is_it(0xbf07, 2, &it));
 	for (i = 0; i < 4; i++) {
 		CHECK(it != 0);
 		CHECK_EQ(it >> 4, want[i]);
-		it = rec_it_advance(it);
+		it = pft_rec_it_advance(it);
 	}
 	CHECK_EQ(it, 0);
 	/* every mask: the block has 4 - (trailing zeros of the mask) instructions */
@@ -64,7 +65,7 @@ static void test_it(void)
 			expect--;
 		while (s) {
 			len++;
-			s = rec_it_advance(s);
+			s = pft_rec_it_advance(s);
 		}
 		CHECK_EQ(len, expect);
 	}
@@ -75,78 +76,78 @@ static void test_insn_facts(void)
 {
 	const uint8_t ldrw[4] = { 0xd1, 0xf8, 0x00, 0x01 }; /* ldr.w r0, [r1, #256] */
 
-	CHECK_EQ(rec_t32_size(0x6808), 2);
-	CHECK_EQ(rec_t32_size(0xf8d1), 4);
-	CHECK_EQ(rec_t32_size(0xe7fe), 2); /* b . (T2) */
-	CHECK_EQ(rec_t32_size(0xe800), 4);
-	CHECK_EQ(rec_opcode(PFT_ISA_THUMB, ldrw, 4), 0xf8d10100u);
-	CHECK_EQ(rec_opcode(PFT_ISA_ARM, ldrw, 4), 0x0100f8d1u);
-	CHECK_EQ(rec_insn_cond(PFT_ISA_ARM, 0x0afffffe, 4), 0);   /* beq */
-	CHECK_EQ(rec_insn_cond(PFT_ISA_ARM, 0xfafffffe, 4), 14);  /* blx imm */
-	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xd0fe, 2), 0);     /* beq.n */
-	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xdf03, 2), 14);    /* svc */
-	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xf43faffe, 4), 0); /* beq.w */
-	CHECK_EQ(rec_insn_cond(PFT_ISA_THUMB, 0xf8d10100, 4), 14);
-	CHECK(rec_is_svc(PFT_ISA_ARM, 0xef000005, 4));
-	CHECK(rec_is_svc(PFT_ISA_THUMB, 0xdf03, 2));
-	CHECK(!rec_is_svc(PFT_ISA_ARM, 0xfafffffe, 4));
-	CHECK(rec_is_bkpt(PFT_ISA_ARM, 0xe1200071, 4));
-	CHECK(rec_is_bkpt(PFT_ISA_THUMB, 0xbe02, 2));
-	CHECK(!rec_is_bkpt(PFT_ISA_THUMB, 0xbf00, 2));
+	CHECK_EQ(pft_isa_thumb_size(0x6808), 2);
+	CHECK_EQ(pft_isa_thumb_size(0xf8d1), 4);
+	CHECK_EQ(pft_isa_thumb_size(0xe7fe), 2); /* b . (T2) */
+	CHECK_EQ(pft_isa_thumb_size(0xe800), 4);
+	CHECK_EQ(pft_rec_opcode(PFT_ISA_THUMB, ldrw, 4), 0xf8d10100u);
+	CHECK_EQ(pft_rec_opcode(PFT_ISA_ARM, ldrw, 4), 0x0100f8d1u);
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_ARM, 0x0afffffe, 4), 0);   /* beq */
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_ARM, 0xfafffffe, 4), 14);  /* blx imm */
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_THUMB, 0xd0fe, 2), 0);     /* beq.n */
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_THUMB, 0xdf03, 2), 14);    /* svc */
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_THUMB, 0xf43faffe, 4), 0); /* beq.w */
+	CHECK_EQ(pft_rec_insn_cond(PFT_ISA_THUMB, 0xf8d10100, 4), 14);
+	CHECK(pft_rec_is_svc(PFT_ISA_ARM, 0xef000005, 4));
+	CHECK(pft_rec_is_svc(PFT_ISA_THUMB, 0xdf03, 2));
+	CHECK(!pft_rec_is_svc(PFT_ISA_ARM, 0xfafffffe, 4));
+	CHECK(pft_rec_is_bkpt(PFT_ISA_ARM, 0xe1200071, 4));
+	CHECK(pft_rec_is_bkpt(PFT_ISA_THUMB, 0xbe02, 2));
+	CHECK(!pft_rec_is_bkpt(PFT_ISA_THUMB, 0xbf00, 2));
 }
 
 /* ---- cycle model ---- */
 static void test_cycles(void)
 {
-	struct rec_cycles m;
-	static const struct { uint8_t isa, size; uint32_t op; enum rec_cycle_class c; } t[] = {
-		{ PFT_ISA_ARM, 4, 0xe5912000, REC_CYC_LOAD },   /* ldr r2, [r1] */
-		{ PFT_ISA_ARM, 4, 0xe5812000, REC_CYC_STORE },  /* str r2, [r1] */
-		{ PFT_ISA_ARM, 4, 0xe0000291, REC_CYC_MUL },    /* mul */
-		{ PFT_ISA_ARM, 4, 0xe8900006, REC_CYC_LOAD },   /* ldm */
-		{ PFT_ISA_ARM, 4, 0xe1c010b0, REC_CYC_STORE },  /* strh */
-		{ PFT_ISA_ARM, 4, 0xe1c020d0, REC_CYC_LOAD },   /* ldrd */
-		{ PFT_ISA_ARM, 4, 0xe0810002, REC_CYC_OTHER },  /* add */
-		{ PFT_ISA_THUMB, 2, 0x6808, REC_CYC_LOAD },     /* ldr r0, [r1] */
-		{ PFT_ISA_THUMB, 2, 0x6008, REC_CYC_STORE },    /* str */
-		{ PFT_ISA_THUMB, 2, 0xb510, REC_CYC_STORE },    /* push */
-		{ PFT_ISA_THUMB, 2, 0xbd10, REC_CYC_LOAD },     /* pop */
-		{ PFT_ISA_THUMB, 2, 0x4802, REC_CYC_LOAD },     /* ldr literal */
-		{ PFT_ISA_THUMB, 2, 0x5c88, REC_CYC_LOAD },     /* ldrb reg */
-		{ PFT_ISA_THUMB, 2, 0x5488, REC_CYC_STORE },    /* strb reg */
-		{ PFT_ISA_THUMB, 2, 0x4348, REC_CYC_MUL },      /* muls */
-		{ PFT_ISA_THUMB, 2, 0x4608, REC_CYC_OTHER },    /* mov */
-		{ PFT_ISA_THUMB, 4, 0xf8d10100, REC_CYC_LOAD }, /* ldr.w */
-		{ PFT_ISA_THUMB, 4, 0xf8c10100, REC_CYC_STORE },/* str.w */
-		{ PFT_ISA_THUMB, 4, 0xfb01f002, REC_CYC_MUL },  /* mul.w */
+	struct pft_rec_cycles m;
+	static const struct { uint8_t isa, size; uint32_t op; enum pft_rec_cycle_class c; } t[] = {
+		{ PFT_ISA_ARM, 4, 0xe5912000, PFT_REC_CYC_LOAD },   /* ldr r2, [r1] */
+		{ PFT_ISA_ARM, 4, 0xe5812000, PFT_REC_CYC_STORE },  /* str r2, [r1] */
+		{ PFT_ISA_ARM, 4, 0xe0000291, PFT_REC_CYC_MUL },    /* mul */
+		{ PFT_ISA_ARM, 4, 0xe8900006, PFT_REC_CYC_LOAD },   /* ldm */
+		{ PFT_ISA_ARM, 4, 0xe1c010b0, PFT_REC_CYC_STORE },  /* strh */
+		{ PFT_ISA_ARM, 4, 0xe1c020d0, PFT_REC_CYC_LOAD },   /* ldrd */
+		{ PFT_ISA_ARM, 4, 0xe0810002, PFT_REC_CYC_OTHER },  /* add */
+		{ PFT_ISA_THUMB, 2, 0x6808, PFT_REC_CYC_LOAD },     /* ldr r0, [r1] */
+		{ PFT_ISA_THUMB, 2, 0x6008, PFT_REC_CYC_STORE },    /* str */
+		{ PFT_ISA_THUMB, 2, 0xb510, PFT_REC_CYC_STORE },    /* push */
+		{ PFT_ISA_THUMB, 2, 0xbd10, PFT_REC_CYC_LOAD },     /* pop */
+		{ PFT_ISA_THUMB, 2, 0x4802, PFT_REC_CYC_LOAD },     /* ldr literal */
+		{ PFT_ISA_THUMB, 2, 0x5c88, PFT_REC_CYC_LOAD },     /* ldrb reg */
+		{ PFT_ISA_THUMB, 2, 0x5488, PFT_REC_CYC_STORE },    /* strb reg */
+		{ PFT_ISA_THUMB, 2, 0x4348, PFT_REC_CYC_MUL },      /* muls */
+		{ PFT_ISA_THUMB, 2, 0x4608, PFT_REC_CYC_OTHER },    /* mov */
+		{ PFT_ISA_THUMB, 4, 0xf8d10100, PFT_REC_CYC_LOAD }, /* ldr.w */
+		{ PFT_ISA_THUMB, 4, 0xf8c10100, PFT_REC_CYC_STORE },/* str.w */
+		{ PFT_ISA_THUMB, 4, 0xfb01f002, PFT_REC_CYC_MUL },  /* mul.w */
 	};
 	unsigned i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size) != t[i].c) {
+		if (pft_rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size) != t[i].c) {
 			fprintf(stderr, "classify %08x: %d, want %d\n", (unsigned)t[i].op,
-			        rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size), t[i].c);
+			        pft_rec_cycles_classify((enum pft_isa)t[i].isa, t[i].op, t[i].size), t[i].c);
 			CHECK(0);
 		}
-	CHECK_EQ(rec_cycles_parse(&m, "3"), 0);
-	CHECK_EQ(m.cost[REC_CYC_LOAD], 3);
-	CHECK_EQ(m.cost[REC_CYC_EXCEPTION], 3);
-	CHECK_EQ(rec_cycles_parse(&m, "load=4,branch=7,failed=0"), 0);
-	CHECK_EQ(m.cost[REC_CYC_LOAD], 4);
-	CHECK_EQ(m.cost[REC_CYC_BRANCH], 7);
-	CHECK_EQ(m.cost[REC_CYC_FAILED], 0);
-	CHECK_EQ(m.cost[REC_CYC_OTHER], 1);
-	CHECK(rec_cycles_parse(&m, "load=0") < 0);
-	CHECK(rec_cycles_parse(&m, "lode=2") < 0);
-	CHECK(rec_cycles_parse(&m, "load=") < 0);
-	CHECK(rec_cycles_parse(&m, "0") < 0);
-	CHECK(rec_cycles_parse(&m, "load=2,") == 0);
+	CHECK_EQ(pft_rec_cycles_parse(&m, "3"), 0);
+	CHECK_EQ(m.cost[PFT_REC_CYC_LOAD], 3);
+	CHECK_EQ(m.cost[PFT_REC_CYC_EXCEPTION], 3);
+	CHECK_EQ(pft_rec_cycles_parse(&m, "load=4,branch=7,failed=0"), 0);
+	CHECK_EQ(m.cost[PFT_REC_CYC_LOAD], 4);
+	CHECK_EQ(m.cost[PFT_REC_CYC_BRANCH], 7);
+	CHECK_EQ(m.cost[PFT_REC_CYC_FAILED], 0);
+	CHECK_EQ(m.cost[PFT_REC_CYC_OTHER], 1);
+	CHECK(pft_rec_cycles_parse(&m, "load=0") < 0);
+	CHECK(pft_rec_cycles_parse(&m, "lode=2") < 0);
+	CHECK(pft_rec_cycles_parse(&m, "load=") < 0);
+	CHECK(pft_rec_cycles_parse(&m, "0") < 0);
+	CHECK(pft_rec_cycles_parse(&m, "load=2,") == 0);
 }
 
 /* ---- a program image in memory: ARM at 0x1000, Thumb at 0x2000 ---- */
 static uint8_t code[0x2000];
-static struct rec_segment seg = { 0x1000, sizeof(code), sizeof(code), code, 5 };
-static struct rec_elf img;
+static struct pft_rec_segment seg = { 0x1000, sizeof(code), sizeof(code), code, 5 };
+static struct pft_rec_elf img;
 
 static void put32(uint32_t a, uint32_t v)
 {
@@ -158,11 +159,11 @@ static void put16(uint32_t a, uint16_t v)
 }
 
 struct collect {
-	struct rec_insn in[64];
-	struct rec_exc ex[8];
+	struct pft_rec_insn in[64];
+	struct pft_rec_exc ex[8];
 	unsigned n, nx, ex_before[8];
 };
-static int c_insn(void *ctx, const struct rec_insn *in)
+static int c_insn(void *ctx, const struct pft_rec_insn *in)
 {
 	struct collect *c = ctx;
 
@@ -170,7 +171,7 @@ static int c_insn(void *ctx, const struct rec_insn *in)
 		c->in[c->n++] = *in;
 	return 0;
 }
-static int c_exc(void *ctx, const struct rec_exc *x)
+static int c_exc(void *ctx, const struct pft_rec_exc *x)
 {
 	struct collect *c = ctx;
 
@@ -194,10 +195,10 @@ static FILE *text_file(const char *s)
 
 static void test_logs(void)
 {
-	const struct rec_elf *elfs[1] = { &img };
-	struct rec_sink sink;
+	const struct pft_rec_elf *elfs[1] = { &img };
+	struct pft_rec_sink sink;
 	struct collect c;
-	struct rec_src_stats st;
+	struct pft_rec_src_stats st;
 	char msg[256];
 	FILE *f;
 	int rc;
@@ -223,13 +224,13 @@ static void test_logs(void)
 	f = text_file("# x\n00001000 A32\n00001004 A32 extra\n\n00002000 T32\n00002002 T32\n"
 	              "! irq 00002004\n00001000 A32\n00002004 T32\n00002008 T32\n0000200a T32\n"
 	              "0000200c T32\n00001000 A32\n");
-	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 8);
 	CHECK_EQ(c.nx, 1);
 	CHECK_EQ(c.ex_before[0], 4);
-	CHECK_EQ(c.ex[0].type, REC_EXC_IRQ);
+	CHECK_EQ(c.ex[0].type, PFT_REC_EXC_IRQ);
 	CHECK_EQ(c.ex[0].pref_return, 0x2004);
 	CHECK_EQ(c.ex[0].vector, 0x1000);
 	CHECK_EQ(c.in[1].condcode, 0);      /* beq */
@@ -241,21 +242,21 @@ static void test_logs(void)
 	/* plain: errors name the line */
 	memset(&c, 0, sizeof(c));
 	f = text_file("00001000 A32\n00001004 B32\n");
-	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2") != NULL);
 	f = text_file("00009000 A32\n");
-	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_NOMAP);
 	CHECK(strstr(msg, "0x00009000") != NULL);
 	f = text_file("00001002 A32\n");
-	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	f = text_file("! irq 1000\n");
-	rc = rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 
@@ -267,7 +268,7 @@ static void test_logs(void)
 	              "Trace 0: 0x7f00 [00000480/00001008/00000000/00000201] sym\n"
 	              "Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
 	              "Trace 0: 0x7f00 [07800480/00002002/00000000/00000201]\n");
-	rc = rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 4);
@@ -282,21 +283,21 @@ static void test_logs(void)
 	CHECK_EQ(c.in[3].condcode, 0);
 	CHECK_EQ(c.in[2].condcode, 14);
 	f = text_file("nothing here\n");
-	rc = rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	memset(&c, 0, sizeof(c));
 	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
 	              "Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n");
-	rc = rec_qemu_run(f, elfs, 1, 1, &sink, &st, msg, sizeof(msg)); /* max 1 */
+	rc = pft_rec_qemu_run(f, elfs, 1, 1, &sink, &st, msg, sizeof(msg)); /* max 1 */
 	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 1);
 }
 
 /* ---- pipeline ---- */
-struct got { struct rec_full f[16]; unsigned n, nx; uint64_t xcycle, end_cycle; };
-static int g_insn(void *ctx, const struct rec_full *f)
+struct got { struct pft_rec_full f[16]; unsigned n, nx; uint64_t xcycle, end_cycle; };
+static int g_insn(void *ctx, const struct pft_rec_full *f)
 {
 	struct got *g = ctx;
 
@@ -304,7 +305,7 @@ static int g_insn(void *ctx, const struct rec_full *f)
 		g->f[g->n++] = *f;
 	return 0;
 }
-static int g_exc(void *ctx, const struct rec_exc *x, uint64_t cycle)
+static int g_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
 {
 	struct got *g = ctx;
 
@@ -321,28 +322,28 @@ static int g_end(void *ctx, uint64_t cycle)
 
 static void test_pipe(void)
 {
-	struct rec_cycles m;
-	struct rec_pipe p;
-	struct rec_sink sink;
+	struct pft_rec_cycles m;
+	struct pft_rec_pipe p;
+	struct pft_rec_sink sink;
 	struct got g;
-	struct rec_consumer cons = { g_insn, g_exc, g_end, &g };
-	struct rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14, 0 }; /* ldr */
-	struct rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0, 0 };  /* beq taken */
-	struct rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0, 0 };    /* failed */
-	struct rec_exc x = { 0x2002, 0x18, REC_EXC_IRQ, PFT_ISA_ARM, 0 };
+	struct pft_rec_consumer cons = { g_insn, g_exc, g_end, &g };
+	struct pft_rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14, 0 }; /* ldr */
+	struct pft_rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0, 0 };  /* beq taken */
+	struct pft_rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0, 0 };    /* failed */
+	struct pft_rec_exc x = { 0x2002, 0x18, PFT_REC_EXC_IRQ, PFT_ISA_ARM, 0 };
 	char buf[256] = "";
 	FILE *log = tmpfile();
 
 	memset(&g, 0, sizeof(g));
-	CHECK_EQ(rec_cycles_parse(&m, "load=3,branch=5,failed=0,exception=10"), 0);
-	rec_pipe_init(&p, &m, log, &cons);
+	CHECK_EQ(pft_rec_cycles_parse(&m, "load=3,branch=5,failed=0,exception=10"), 0);
+	pft_rec_pipe_init(&p, &m, log, &cons);
 	p.log_exceptions = 1;
-	rec_pipe_sink(&p, &sink);
+	pft_rec_pipe_sink(&p, &sink);
 	CHECK_EQ(sink.insn(sink.ctx, &a), 0);
 	CHECK_EQ(sink.insn(sink.ctx, &b), 0);
 	CHECK_EQ(sink.insn(sink.ctx, &t), 0);
 	CHECK_EQ(sink.exception(sink.ctx, &x), 0);
-	CHECK_EQ(rec_pipe_end(&p, 0, PFT_ISA_ARM, 0), 0);
+	CHECK_EQ(pft_rec_pipe_end(&p, 0, PFT_ISA_ARM, 0), 0);
 	CHECK_EQ(g.n, 3);
 	CHECK_EQ(g.f[0].next_addr, 0x1004);
 	CHECK_EQ(g.f[0].cycle, 3);
@@ -364,33 +365,33 @@ static void test_pipe(void)
 /* ---- ELF loading: errors, and an example program if the build made one ---- */
 static void test_elf(void)
 {
-	struct rec_elf e;
+	struct pft_rec_elf e;
 	char msg[256], path[1024];
 	const char *b = getenv("PFT_BUILD");
 	FILE *f;
 	uint64_t a;
 	uint8_t w[4];
 
-	CHECK_EQ(rec_elf_load(&e, "/nonexistent/x.elf", msg, sizeof(msg)), -PFT_E_IO);
+	CHECK_EQ(pft_rec_elf_load(&e, "/nonexistent/x.elf", msg, sizeof(msg)), -PFT_E_IO);
 	snprintf(path, sizeof(path), "%s/CMakeCache.txt", b ? b : ".");
 	if ((f = fopen(path, "r")) != NULL) {
 		fclose(f);
-		CHECK_EQ(rec_elf_load(&e, path, msg, sizeof(msg)), -PFT_E_FORMAT);
+		CHECK_EQ(pft_rec_elf_load(&e, path, msg, sizeof(msg)), -PFT_E_FORMAT);
 		CHECK(strstr(msg, "not an ELF") != NULL);
 	}
 	snprintf(path, sizeof(path), "%s/examples/recursion.elf", b ? b : ".");
 	if ((f = fopen(path, "r")) == NULL)
 		return;
 	fclose(f);
-	CHECK_EQ(rec_elf_load(&e, path, msg, sizeof(msg)), 0);
+	CHECK_EQ(pft_rec_elf_load(&e, path, msg, sizeof(msg)), 0);
 	CHECK_EQ(e.entry & 1, 0);                       /* _start is ARM */
-	CHECK_EQ(rec_elf_symbol(&e, "_start", &a), 0);
+	CHECK_EQ(pft_rec_elf_symbol(&e, "_start", &a), 0);
 	CHECK_EQ(a, e.entry);
-	CHECK_EQ(rec_elf_symbol(&e, "nosuch", &a), -PFT_E_NOTFOUND);
-	CHECK_EQ(rec_elf_read(&e, e.entry, w, 4), 4);
-	CHECK_EQ(rec_opcode(PFT_ISA_ARM, w, 4), 0xe10f0000u); /* mrs r0, cpsr */
-	CHECK_EQ(rec_elf_read(&e, 0x100, w, 4), 0);
-	rec_elf_free(&e);
+	CHECK_EQ(pft_rec_elf_symbol(&e, "nosuch", &a), -PFT_E_NOTFOUND);
+	CHECK_EQ(pft_rec_elf_read(&e, e.entry, w, 4), 4);
+	CHECK_EQ(pft_rec_opcode(PFT_ISA_ARM, w, 4), 0xe10f0000u); /* mrs r0, cpsr */
+	CHECK_EQ(pft_rec_elf_read(&e, 0x100, w, 4), 0);
+	pft_rec_elf_free(&e);
 }
 
 int main(void)

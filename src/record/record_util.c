@@ -4,9 +4,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "record.h"
+#include "pft/record.h"
 
-uint32_t rec_opcode(enum pft_isa isa, const uint8_t *b, unsigned size)
+uint32_t pft_rec_opcode(enum pft_isa isa, const uint8_t *b, unsigned size)
 {
 	if (isa == PFT_ISA_ARM)
 		return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
@@ -17,25 +17,7 @@ uint32_t rec_opcode(enum pft_isa isa, const uint8_t *b, unsigned size)
 	       (uint32_t)b[3] << 8;
 }
 
-int rec_cond_pass(unsigned cond, uint32_t nzcv)
-{
-	int n = (nzcv >> 3) & 1, z = (nzcv >> 2) & 1, c = (nzcv >> 1) & 1, v = nzcv & 1;
-	int r;
-
-	switch (cond >> 1) {
-	case 0: r = z; break;
-	case 1: r = c; break;
-	case 2: r = n; break;
-	case 3: r = v; break;
-	case 4: r = c && !z; break;
-	case 5: r = n == v; break;
-	case 6: r = !z && n == v; break;
-	default: return 1; /* AL and the unconditional space */
-	}
-	return (cond & 1) ? !r : r;
-}
-
-unsigned rec_insn_cond(enum pft_isa isa, uint32_t op, unsigned size)
+unsigned pft_rec_insn_cond(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM) {
 		unsigned c = op >> 28;
@@ -53,7 +35,7 @@ unsigned rec_insn_cond(enum pft_isa isa, uint32_t op, unsigned size)
 	return 14;
 }
 
-int rec_is_it(uint32_t op, unsigned size, uint8_t *itstate)
+int pft_rec_is_it(uint32_t op, unsigned size, uint8_t *itstate)
 {
 	if (size != 2 || (op & 0xff00u) != 0xbf00u || (op & 0xfu) == 0)
 		return 0;
@@ -61,21 +43,21 @@ int rec_is_it(uint32_t op, unsigned size, uint8_t *itstate)
 	return 1;
 }
 
-int rec_is_svc(enum pft_isa isa, uint32_t op, unsigned size)
+int pft_rec_is_svc(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM)
 		return (op >> 28) != 15 && (op & 0x0f000000u) == 0x0f000000u;
 	return size == 2 && (op & 0xff00u) == 0xdf00u;
 }
 
-int rec_is_bkpt(enum pft_isa isa, uint32_t op, unsigned size)
+int pft_rec_is_bkpt(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM)
 		return (op & 0x0ff000f0u) == 0x01200070u;
 	return size == 2 && (op & 0xff00u) == 0xbe00u;
 }
 
-int rec_parse_u64(const char *s, uint64_t *out)
+int pft_rec_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;
@@ -90,16 +72,16 @@ int rec_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-const char *rec_exc_name(unsigned type)
+const char *pft_rec_exc_name(unsigned type)
 {
 	switch (type) {
-	case REC_EXC_RESET: return "reset";
-	case REC_EXC_UNDEF: return "undef";
-	case REC_EXC_SVC: return "svc";
-	case REC_EXC_PABT: return "pabt";
-	case REC_EXC_DABT: return "dabt";
-	case REC_EXC_IRQ: return "irq";
-	case REC_EXC_FIQ: return "fiq";
+	case PFT_REC_EXC_RESET: return "reset";
+	case PFT_REC_EXC_UNDEF: return "undef";
+	case PFT_REC_EXC_SVC: return "svc";
+	case PFT_REC_EXC_PABT: return "pabt";
+	case PFT_REC_EXC_DABT: return "dabt";
+	case PFT_REC_EXC_IRQ: return "irq";
+	case PFT_REC_EXC_FIQ: return "fiq";
 	default: return "?";
 	}
 }

@@ -6,10 +6,10 @@
  * hands the completed instruction to the consumer. */
 #include <string.h>
 
-#include "record.h"
+#include "pft/record.h"
 
-void rec_pipe_init(struct rec_pipe *p, const struct rec_cycles *c, FILE *log,
-                   const struct rec_consumer *out)
+void pft_rec_pipe_init(struct pft_rec_pipe *p, const struct pft_rec_cycles *c, FILE *log,
+                   const struct pft_rec_consumer *out)
 {
 	memset(p, 0, sizeof(*p));
 	p->cycles = *c;
@@ -17,21 +17,21 @@ void rec_pipe_init(struct rec_pipe *p, const struct rec_cycles *c, FILE *log,
 	p->out = out;
 }
 
-static int emit(struct rec_pipe *p, uint64_t next, enum pft_isa next_isa)
+static int emit(struct pft_rec_pipe *p, uint64_t next, enum pft_isa next_isa)
 {
-	struct rec_full f;
-	enum rec_cycle_class cls;
+	struct pft_rec_full f;
+	enum pft_rec_cycle_class cls;
 
 	f.in = p->prev;
 	f.next_addr = next;
 	f.next_isa = (uint8_t)next_isa;
 	f.taken = next != p->prev.addr + p->prev.size;
 	if (p->prev.cond == 0)
-		cls = REC_CYC_FAILED;
+		cls = PFT_REC_CYC_FAILED;
 	else if (f.taken)
-		cls = REC_CYC_BRANCH;
+		cls = PFT_REC_CYC_BRANCH;
 	else
-		cls = rec_cycles_classify((enum pft_isa)p->prev.isa, p->prev.opcode, p->prev.size);
+		cls = pft_rec_cycles_classify((enum pft_isa)p->prev.isa, p->prev.opcode, p->prev.size);
 	p->cycle += p->cycles.cost[cls];
 	f.cycle = p->cycle;
 	p->have_prev = 0;
@@ -44,9 +44,9 @@ static int emit(struct rec_pipe *p, uint64_t next, enum pft_isa next_isa)
 	return 0;
 }
 
-static int pipe_insn(void *ctx, const struct rec_insn *in)
+static int pipe_insn(void *ctx, const struct pft_rec_insn *in)
 {
-	struct rec_pipe *p = ctx;
+	struct pft_rec_pipe *p = ctx;
 	int rc = 0;
 
 	if (p->have_prev)
@@ -58,9 +58,9 @@ static int pipe_insn(void *ctx, const struct rec_insn *in)
 	return 0;
 }
 
-static int pipe_exc(void *ctx, const struct rec_exc *x)
+static int pipe_exc(void *ctx, const struct pft_rec_exc *x)
 {
-	struct rec_pipe *p = ctx;
+	struct pft_rec_pipe *p = ctx;
 	int rc = 0;
 
 	if (p->have_prev)
@@ -68,24 +68,24 @@ static int pipe_exc(void *ctx, const struct rec_exc *x)
 	if (rc < 0)
 		return p->err = rc;
 	if (p->log && p->log_exceptions &&
-	    fprintf(p->log, "! %s %08llx\n", rec_exc_name(x->type),
+	    fprintf(p->log, "! %s %08llx\n", pft_rec_exc_name(x->type),
 	            (unsigned long long)x->pref_return) < 0)
 		return p->err = -PFT_E_IO;
-	p->cycle += p->cycles.cost[REC_CYC_EXCEPTION];
+	p->cycle += p->cycles.cost[PFT_REC_CYC_EXCEPTION];
 	p->exceptions++;
 	if (p->out && p->out->exception)
 		rc = p->out->exception(p->out->ctx, x, p->cycle);
 	return rc < 0 ? (p->err = rc) : 0;
 }
 
-void rec_pipe_sink(struct rec_pipe *p, struct rec_sink *sink)
+void pft_rec_pipe_sink(struct pft_rec_pipe *p, struct pft_rec_sink *sink)
 {
 	sink->insn = pipe_insn;
 	sink->exception = pipe_exc;
 	sink->ctx = p;
 }
 
-int rec_pipe_end(struct rec_pipe *p, uint64_t stop_addr, enum pft_isa stop_isa, int have_stop)
+int pft_rec_pipe_end(struct pft_rec_pipe *p, uint64_t stop_addr, enum pft_isa stop_isa, int have_stop)
 {
 	int rc = 0;
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record.h"
+#include "pft/record.h"
 
 static char *dupstr(const char *s)
 {
@@ -23,7 +23,7 @@ static char *dupstr(const char *s)
 	return d;
 }
 
-static int load_symbols(struct rec_elf *elf, Elf *e)
+static int load_symbols(struct pft_rec_elf *elf, Elf *e)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -66,7 +66,7 @@ static int load_symbols(struct rec_elf *elf, Elf *e)
 	return 0;
 }
 
-int rec_elf_load(struct rec_elf *elf, const char *path, char *msg, size_t cap)
+int pft_rec_elf_load(struct pft_rec_elf *elf, const char *path, char *msg, size_t cap)
 {
 	int fd, rc = 0;
 	Elf *e = NULL;
@@ -108,7 +108,7 @@ int rec_elf_load(struct rec_elf *elf, const char *path, char *msg, size_t cap)
 	}
 	for (i = 0; i < nph; i++) {
 		GElf_Phdr ph;
-		struct rec_segment *s;
+		struct pft_rec_segment *s;
 
 		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz)
 			continue;
@@ -151,11 +151,11 @@ out:
 		elf_end(e);
 	close(fd);
 	if (rc)
-		rec_elf_free(elf);
+		pft_rec_elf_free(elf);
 	return rc;
 }
 
-void rec_elf_free(struct rec_elf *elf)
+void pft_rec_elf_free(struct pft_rec_elf *elf)
 {
 	unsigned i;
 
@@ -169,7 +169,7 @@ void rec_elf_free(struct rec_elf *elf)
 	memset(elf, 0, sizeof(*elf));
 }
 
-void rec_elf_rebase(struct rec_elf *elf, uint64_t bias)
+void pft_rec_elf_rebase(struct pft_rec_elf *elf, uint64_t bias)
 {
 	unsigned i;
 
@@ -182,7 +182,7 @@ void rec_elf_rebase(struct rec_elf *elf, uint64_t bias)
 		elf->sym[i].addr += bias;
 }
 
-int rec_elf_symbol(const struct rec_elf *elf, const char *name, uint64_t *addr)
+int pft_rec_elf_symbol(const struct pft_rec_elf *elf, const char *name, uint64_t *addr)
 {
 	unsigned i;
 
@@ -194,12 +194,12 @@ int rec_elf_symbol(const struct rec_elf *elf, const char *name, uint64_t *addr)
 	return -PFT_E_NOTFOUND;
 }
 
-unsigned rec_elf_read(const struct rec_elf *elf, uint64_t addr, uint8_t *buf, unsigned cap)
+unsigned pft_rec_elf_read(const struct pft_rec_elf *elf, uint64_t addr, uint8_t *buf, unsigned cap)
 {
 	unsigned i;
 
 	for (i = 0; i < elf->nseg; i++) {
-		const struct rec_segment *s = &elf->seg[i];
+		const struct pft_rec_segment *s = &elf->seg[i];
 		uint64_t n;
 
 		if (addr < s->vaddr || addr >= s->vaddr + s->filesz)

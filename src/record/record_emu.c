@@ -2,7 +2,7 @@
 /* pft record: the emulated execution source.  Runs a bare-metal ARMv7-A
  * ELF image under Unicorn 2 from its entry (ARM or Thumb by bit 0, SVC mode
  * with interrupts masked, as after reset) and delivers every retired
- * instruction and every exception to a rec_sink.
+ * instruction and every exception to a pft_rec_sink.
  *
  * Unicorn reports an instruction through the code hook before it executes,
  * so an instruction is delivered when the next one is reported (it
@@ -26,13 +26,15 @@
  * code bytes (each IT instruction, then ITAdvance per instruction): when the
  * next reported address is not the next instruction of an IT block that
  * has not ended, the instructions in between are the skipped ones, and are
- * delivered as condition-failed. */
+ * delivered as condition-failed.
+ *
+ * Built only when Unicorn is found (record_emu_none.c stands in otherwise). */
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "pft/isa.h"
+#include "pft/record.h"
 
-#ifdef PFT_HAVE_UNICORN
 #include <unicorn/unicorn.h>
 
 #define CPSR_T 0x20u
@@ -47,11 +49,11 @@ enum act { ACT_NONE, ACT_STOP, ACT_IRQ, ACT_SVC, ACT_DABT, ACT_PABT, ACT_ERROR }
 
 struct emu {
 	uc_engine *uc;
-	const struct rec_elf *elf;
-	const struct rec_emu_opts *o;
-	const struct rec_sink *sink;
-	struct rec_emu_stats *st;
-	struct rec_insn pending;
+	const struct pft_rec_elf *elf;
+	const struct pft_rec_emu_opts *o;
+	const struct pft_rec_sink *sink;
+	struct pft_rec_emu_stats *st;
+	struct pft_rec_insn pending;
 	int have_pending;
 	uint64_t expect;        /* address after the pending instruction */
 	uint8_t it;             /* ITSTATE of the instruction at expect */
@@ -130,7 +132,7 @@ static int commit(struct emu *e)
 	if (!e->have_pending)
 		return 0;
 	e->have_pending = 0;
-	if (e->pending.cond != 0 && rec_is_contextidr_write(e->pending.opcode))
+	if (e->pending.cond != 0 && pft_rec_is_contextidr_write(e->pending.opcode))
 		e->cid = cp15_read(e->uc, 13, 0, 0, 1); /* it retired: the new value */
 	e->st->insns++;
 	rc = e->sink->insn(e->sink->ctx, &e->pending);
@@ -146,7 +148,7 @@ static void set_pending(struct emu *e, uint64_t addr, const uint8_t *b, unsigned
 	e->pending.addr = addr;
 	e->pending.size = (uint8_t)size;
 	e->pending.isa = (uint8_t)isa;
-	e->pending.opcode = rec_opcode(isa, b, size);
+	e->pending.opcode = pft_rec_opcode(isa, b, size);
 	e->pending.cond = (int8_t)cond;
 	e->pending.user = (uint8_t)user;
 	e->pending.context_id = e->cid;
@@ -156,7 +158,7 @@ static void set_pending(struct emu *e, uint64_t addr, const uint8_t *b, unsigned
 /* Latch the interrupt sources due at instruction index idx. */
 static void irq_sources(struct emu *e, uint64_t idx)
 {
-	const struct rec_emu_opts *o = e->o;
+	const struct pft_rec_emu_opts *o = e->o;
 
 	if (o->irq_every && idx >= e->next_every) {
 		e->irq_line = 1;
@@ -193,7 +195,7 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
 
 		if (uc_mem_read(uc, e->expect, sb, 2) != UC_ERR_OK)
 			break;
-		ssz = rec_t32_size((uint16_t)(sb[0] | sb[1] << 8));
+		ssz = (unsigned)pft_isa_thumb_size((uint32_t)(sb[0] | sb[1] << 8));
 		if (ssz == 4 && uc_mem_read(uc, e->expect + 2, sb + 2, 2) != UC_ERR_OK)
 			break;
 		if (commit(e) < 0)
@@ -202,7 +204,7 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
 		            (cpsr & 0x1f) == 0x10);
 		e->st->it_reinserted++;
 		e->expect += ssz;
-		e->it = rec_it_advance(e->it);
+		e->it = pft_rec_it_advance(e->it);
 	}
 	it_cur = (e->have_pending && addr == e->expect && isa == PFT_ISA_THUMB) ? e->it : 0;
 
@@ -212,13 +214,13 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
 		stop(e, ACT_ERROR, addr, "error");
 		return;
 	}
-	op = rec_opcode(isa, b, size);
+	op = pft_rec_opcode(isa, b, size);
 
 	if (e->o->have_until && addr == (e->o->until & ~1ull)) {
 		stop(e, ACT_STOP, addr, "until");
 		return;
 	}
-	if (rec_is_bkpt(isa, op, size)) {
+	if (pft_rec_is_bkpt(isa, op, size)) {
 		stop(e, ACT_STOP, addr, "bkpt");
 		return;
 	}
@@ -235,15 +237,15 @@ static void hook_code(uc_engine *uc, uint64_t addr, uint32_t size, void *ud)
 		return;
 	}
 
-	cond = it_cur ? (unsigned)(it_cur >> 4) : rec_insn_cond(isa, op, size);
+	cond = it_cur ? (unsigned)(it_cur >> 4) : pft_rec_insn_cond(isa, op, size);
 	if (commit(e) < 0)
 		goto sink_error;
-	set_pending(e, addr, b, size, isa, cond, rec_cond_pass(cond, cpsr >> 28),
+	set_pending(e, addr, b, size, isa, cond, pft_isa_cond_passed(cond, cpsr),
 	            (cpsr & 0x1f) == 0x10);
-	if (isa == PFT_ISA_THUMB && rec_is_it(op, size, &e->it))
+	if (isa == PFT_ISA_THUMB && pft_rec_is_it(op, size, &e->it))
 		;
 	else
-		e->it = it_cur ? rec_it_advance(it_cur) : 0;
+		e->it = it_cur ? pft_rec_it_advance(it_cur) : 0;
 	e->expect = addr + size;
 	return;
 sink_error:
@@ -319,7 +321,7 @@ static int switch_mode(struct emu *e, uint32_t cpsr, unsigned mode)
 }
 
 /* ARMv7-A exception entry; returns the vector (bit 0 = Thumb). */
-static int take_exception(struct emu *e, enum rec_exc_type type, uint64_t pref,
+static int take_exception(struct emu *e, enum pft_rec_exc_type type, uint64_t pref,
                           uint64_t *resume)
 {
 	uc_engine *uc = e->uc;
@@ -328,21 +330,21 @@ static int take_exception(struct emu *e, enum rec_exc_type type, uint64_t pref,
 	unsigned mode, off, thumb = (cpsr & CPSR_T) != 0;
 	uint32_t lr;
 	uint64_t base;
-	struct rec_exc x;
+	struct pft_rec_exc x;
 
 	switch (type) {
-	case REC_EXC_UNDEF: mode = 0x1b; off = 0x04; lr = (uint32_t)pref + (thumb ? 2 : 4); break;
-	case REC_EXC_SVC:   mode = 0x13; off = 0x08; lr = (uint32_t)pref; break;
-	case REC_EXC_PABT:  mode = 0x17; off = 0x0c; lr = (uint32_t)pref + 4; break;
-	case REC_EXC_DABT:  mode = 0x17; off = 0x10; lr = (uint32_t)pref + 8; break;
-	case REC_EXC_IRQ:   mode = 0x12; off = 0x18; lr = (uint32_t)pref + 4; break;
+	case PFT_REC_EXC_UNDEF: mode = 0x1b; off = 0x04; lr = (uint32_t)pref + (thumb ? 2 : 4); break;
+	case PFT_REC_EXC_SVC:   mode = 0x13; off = 0x08; lr = (uint32_t)pref; break;
+	case PFT_REC_EXC_PABT:  mode = 0x17; off = 0x0c; lr = (uint32_t)pref + 4; break;
+	case PFT_REC_EXC_DABT:  mode = 0x17; off = 0x10; lr = (uint32_t)pref + 8; break;
+	case PFT_REC_EXC_IRQ:   mode = 0x12; off = 0x18; lr = (uint32_t)pref + 4; break;
 	default:            mode = 0x11; off = 0x1c; lr = (uint32_t)pref + 4; break;
 	}
 	base = (sctlr & (1u << 13)) ? 0xffff0000u : (vbar & ~0x1fu);
 	ncpsr = (cpsr & ~(0x1fu | CPSR_T | CPSR_IT_MASK | CPSR_J | CPSR_E)) | mode | CPSR_I;
-	if (type != REC_EXC_UNDEF && type != REC_EXC_SVC)
+	if (type != PFT_REC_EXC_UNDEF && type != PFT_REC_EXC_SVC)
 		ncpsr |= CPSR_A;
-	if (type == REC_EXC_FIQ)
+	if (type == PFT_REC_EXC_FIQ)
 		ncpsr |= CPSR_F;
 	if (sctlr & (1u << 30))
 		ncpsr |= CPSR_T;
@@ -354,7 +356,7 @@ static int take_exception(struct emu *e, enum rec_exc_type type, uint64_t pref,
 	    uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr) != UC_ERR_OK ||
 	    uc_reg_write(uc, UC_ARM_REG_SPSR, &cpsr) != UC_ERR_OK ||
 	    uc_reg_write(uc, UC_ARM_REG_LR, &lr) != UC_ERR_OK) {
-		snprintf(e->msg, e->cap, "cannot enter the %s exception", rec_exc_name(type));
+		snprintf(e->msg, e->cap, "cannot enter the %s exception", pft_rec_exc_name(type));
 		return -PFT_E_INTERNAL;
 	}
 	e->st->exceptions[type & 15]++;
@@ -464,19 +466,19 @@ static int run_loop(struct emu *e)
 				e->have_pending = 0;
 			else if ((rc = commit(e)) < 0)
 				return rc;
-			rc = take_exception(e, REC_EXC_UNDEF, at, &resume);
+			rc = take_exception(e, PFT_REC_EXC_UNDEF, at, &resume);
 		} else if (e->act == ACT_DABT) {
 			uint64_t at = e->have_pending ? e->pending.addr : 0;
 			e->have_pending = 0;
-			rc = take_exception(e, REC_EXC_DABT, at, &resume);
+			rc = take_exception(e, PFT_REC_EXC_DABT, at, &resume);
 		} else if (e->act == ACT_PABT) {
 			if ((rc = commit(e)) < 0)
 				return rc;
-			rc = take_exception(e, REC_EXC_PABT, e->act_addr, &resume);
+			rc = take_exception(e, PFT_REC_EXC_PABT, e->act_addr, &resume);
 		} else if (e->act == ACT_IRQ || e->act == ACT_SVC) {
 			if ((rc = commit(e)) < 0)
 				return rc;
-			rc = take_exception(e, e->act == ACT_IRQ ? REC_EXC_IRQ : REC_EXC_SVC,
+			rc = take_exception(e, e->act == ACT_IRQ ? PFT_REC_EXC_IRQ : PFT_REC_EXC_SVC,
 			                    e->act_addr, &resume);
 		} else if (e->act == ACT_STOP) {
 			e->st->stop_addr = e->act_addr;
@@ -513,8 +515,8 @@ static int run_loop(struct emu *e)
 	}
 }
 
-int rec_emu_run(const struct rec_elf *elf, const struct rec_emu_opts *o,
-                const struct rec_sink *sink, struct rec_emu_stats *st, char *msg, size_t cap)
+int pft_rec_emu_run(const struct pft_rec_elf *elf, const struct pft_rec_emu_opts *o,
+                const struct pft_rec_sink *sink, struct pft_rec_emu_stats *st, char *msg, size_t cap)
 {
 	struct emu e;
 	uc_hook h1, h2, h3, h4;
@@ -555,19 +557,3 @@ int rec_emu_run(const struct rec_elf *elf, const struct rec_emu_opts *o,
 	uc_close(e.uc);
 	return rc;
 }
-
-#else /* !PFT_HAVE_UNICORN */
-
-int rec_emu_run(const struct rec_elf *elf, const struct rec_emu_opts *o,
-                const struct rec_sink *sink, struct rec_emu_stats *st, char *msg, size_t cap)
-{
-	(void)elf;
-	(void)o;
-	(void)sink;
-	memset(st, 0, sizeof(*st));
-	snprintf(msg, cap, "this pft was built without Unicorn (libunicorn-dev): "
-	         "record from a log with --qemu-log or --import instead");
-	return -PFT_E_UNSUPPORTED;
-}
-
-#endif

@@ -24,13 +24,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record.h"
+#include "pft/isa.h"
+#include "pft/record.h"
 
 struct replay {
-	const struct rec_elf *const *elfs;
+	const struct pft_rec_elf *const *elfs;
 	unsigned nelf;
-	const struct rec_sink *sink;
-	struct rec_src_stats *st;
+	const struct pft_rec_sink *sink;
+	struct pft_rec_src_stats *st;
 	uint64_t max;
 	char *msg;
 	size_t cap;
@@ -45,7 +46,7 @@ static unsigned read_code(const struct replay *r, uint64_t addr, uint8_t *b, uns
 	unsigned i, got;
 
 	for (i = 0; i < r->nelf; i++) {
-		got = rec_elf_read(r->elfs[i], addr, b, n);
+		got = pft_rec_elf_read(r->elfs[i], addr, b, n);
 		if (got)
 			return got;
 	}
@@ -57,7 +58,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 {
 	uint8_t b[4];
 	unsigned size, got;
-	struct rec_insn in;
+	struct pft_rec_insn in;
 	int rc;
 
 	if (isa != PFT_ISA_ARM && isa != PFT_ISA_THUMB) {
@@ -72,7 +73,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 		return -PFT_E_FORMAT;
 	}
 	got = read_code(r, addr, b, 4);
-	size = isa == PFT_ISA_ARM ? 4 : (got >= 2 ? rec_t32_size((uint16_t)(b[0] | b[1] << 8)) : 2);
+	size = isa == PFT_ISA_ARM ? 4 : (got >= 2 ? (unsigned)pft_isa_thumb_size((uint32_t)(b[0] | b[1] << 8)) : 2);
 	if (got < size) {
 		snprintf(r->msg, r->cap, "line %llu: no code at 0x%08llx in the --elf images",
 		         (unsigned long long)r->st->lines, (unsigned long long)addr);
@@ -81,7 +82,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 	in.addr = addr;
 	in.isa = (uint8_t)isa;
 	in.size = (uint8_t)size;
-	in.opcode = rec_opcode(isa, b, size);
+	in.opcode = pft_rec_opcode(isa, b, size);
 	in.cond = -1;
 	in.user = 1;
 	in.context_id = 0;
@@ -89,14 +90,14 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 		uint8_t cur = (addr == r->expect && isa == PFT_ISA_THUMB) ? r->it : 0;
 
 		itstate = cur;
-		if (isa == PFT_ISA_THUMB && rec_is_it(in.opcode, size, &r->it))
+		if (isa == PFT_ISA_THUMB && pft_rec_is_it(in.opcode, size, &r->it))
 			;
 		else
-			r->it = cur ? rec_it_advance(cur) : 0;
+			r->it = cur ? pft_rec_it_advance(cur) : 0;
 		r->expect = addr + size;
 	}
-	in.condcode = (uint8_t)((itstate & 0xfu) ? itstate >> 4 : rec_insn_cond(isa, in.opcode, size));
-	if (rec_is_bkpt(isa, in.opcode, size))
+	in.condcode = (uint8_t)((itstate & 0xfu) ? itstate >> 4 : pft_rec_insn_cond(isa, in.opcode, size));
+	if (pft_rec_is_bkpt(isa, in.opcode, size))
 		return 1;
 	if (r->max && r->st->insns >= r->max)
 		return 1;
@@ -104,14 +105,14 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 	if (rc < 0)
 		return rc;
 	r->st->insns++;
-	if (r->syscalls && rec_is_svc(isa, in.opcode, size)) {
+	if (r->syscalls && pft_rec_is_svc(isa, in.opcode, size)) {
 		/* a system call: the kernel ran, untraced, and returned after
 		 * the SVC (or never did: exit) */
-		struct rec_exc x;
+		struct pft_rec_exc x;
 
 		x.pref_return = addr + size;
 		x.vector = 0xffff0008u; /* Linux: high vectors */
-		x.type = REC_EXC_SVC;
+		x.type = PFT_REC_EXC_SVC;
 		x.isa = PFT_ISA_ARM;
 		x.untraced = 1;
 		r->st->syscalls++;
@@ -138,9 +139,9 @@ static int get_line(FILE *f, char *buf, size_t cap)
 	return 1;
 }
 
-int rec_qemu_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
-                 uint64_t max_insns, const struct rec_sink *sink,
-                 struct rec_src_stats *st, char *msg, size_t cap)
+int pft_rec_qemu_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned nelf,
+                 uint64_t max_insns, const struct pft_rec_sink *sink,
+                 struct pft_rec_src_stats *st, char *msg, size_t cap)
 {
 	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap, 1, 0, 0, 0 };
 	char line[1024];
@@ -194,23 +195,23 @@ static int parse_isa(const char *s, enum pft_isa *isa)
 
 static int parse_exc(const char *s)
 {
-	static const unsigned types[] = { REC_EXC_UNDEF, REC_EXC_SVC, REC_EXC_PABT,
-	                                  REC_EXC_DABT, REC_EXC_IRQ, REC_EXC_FIQ };
+	static const unsigned types[] = { PFT_REC_EXC_UNDEF, PFT_REC_EXC_SVC, PFT_REC_EXC_PABT,
+	                                  PFT_REC_EXC_DABT, PFT_REC_EXC_IRQ, PFT_REC_EXC_FIQ };
 	unsigned i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(s, rec_exc_name(types[i])))
+		if (!strcmp(s, pft_rec_exc_name(types[i])))
 			return (int)types[i];
 	return -1;
 }
 
-int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
-                  uint64_t max_insns, const struct rec_sink *sink,
-                  struct rec_src_stats *st, char *msg, size_t cap)
+int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned nelf,
+                  uint64_t max_insns, const struct pft_rec_sink *sink,
+                  struct pft_rec_src_stats *st, char *msg, size_t cap)
 {
 	struct replay r = { elfs, nelf, sink, st, max_insns, msg, cap, 0, 1, 0, 0 };
 	char line[512];
-	struct rec_exc exc;
+	struct pft_rec_exc exc;
 	int have_exc = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -231,7 +232,7 @@ int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
 			char hex[70];
 
 			snprintf(hex, sizeof(hex), "0x%s", c);
-			if (t < 0 || have_exc || rec_parse_u64(hex, &exc.pref_return)) {
+			if (t < 0 || have_exc || pft_rec_parse_u64(hex, &exc.pref_return)) {
 				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN' "
 				         "(TYPE undef|svc|pabt|dabt|irq|fiq, one per instruction)",
 				         (unsigned long long)st->lines);
@@ -248,7 +249,7 @@ int rec_plain_run(FILE *log, const struct rec_elf *const *elfs, unsigned nelf,
 
 			snprintf(hex, sizeof(hex), "0x%s", a);
 			if (n < 2 || strlen(a) > 16 || !isxdigit((unsigned char)a[0]) ||
-			    rec_parse_u64(hex, &addr) || parse_isa(b, &isa)) {
+			    pft_rec_parse_u64(hex, &addr) || parse_isa(b, &isa)) {
 				snprintf(msg, cap, "line %llu: expected 'ADDR ISA' (hex address, "
 				         "A32|T32), '! TYPE PREF_RETURN' or a '#' comment",
 				         (unsigned long long)st->lines);
