@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The capture probe: layout, trace IDs, and each ID's stream through
+ * pft_probe_stream (probe_stream.c).
+ *
+ * Layout.  An FSYNC (FF FF FF 7F) cannot occur in CoreSight frames (an even
+ * slot 0xFF is the reserved ID 0x7F), so FSYNCs point at a TPIU capture.
+ * Frames are believed when the deformatter finds (almost) no frame errors
+ * and nearly all data sits in a few trace IDs: any other byte stream read as
+ * frames changes ID every other slot, spreading its bytes over dozens of IDs
+ * (and writes ID 0x7F wherever 0xFF falls on an even slot).  Otherwise the
+ * capture is read as one raw stream.  When both readings are possible, the
+ * one in which a stream decodes as a known protocol wins. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe_int.h"
+
+const char *pft_probe_layout_name(enum pft_probe_layout l)
+{
+	static const char *const n[] = { "unknown", "raw", "frames", "tpiu" };
+	return (unsigned)l < 4 ? n[l] : "unknown";
+}
+
+const char *pft_probe_proto_name(enum pft_probe_proto p)
+{
+	static const char *const n[] = { "unknown", "pft", "etmv3", "etmv4", "stm" };
+	return (unsigned)p < PFT_PROBE_PROTO_NR ? n[p] : "unknown";
+}
+
+const char *pft_probe_conf_name(enum pft_probe_conf c)
+{
+	static const char *const n[] = { "none", "low", "medium", "high" };
+	return (unsigned)c < 4 ? n[c] : "none";
+}
+
+const char *pft_probe_opt_name(enum pft_probe_opt o)
+{
+	static const char *const n[] = { "version", "cycle_accurate", "contextid_bytes", "timestamps",
+		                         "vmid", "return_stack", "branch_broadcast" };
+	return (unsigned)o < PFT_PROBE_NR_OPTS ? n[o] : "?";
+}
+
+struct reading {
+	struct pft_frame_stats st;
+	uint64_t items;      /* DATA items */
+	unsigned major_ids;  /* IDs 0x01-0x6F holding >= 1% of the data */
+	uint64_t major;      /* their bytes */
+	int plausible;
+	uint8_t *stream[128]; /* collected bytes per ID (first PFT_PROBE_MAX_STREAM) */
+	size_t slen[128];
+};
+
+static void free_reading(struct reading *r)
+{
+	unsigned i;
+	for (i = 0; i < 128; i++)
+		free(r->stream[i]);
+}
+
+/* De-format the capture as fmt; with collect, keep every ID's first bytes. */
+static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt, int collect,
+                       struct reading *r)
+{
+	struct pft_frame_decoder *dec = pft_frame_decoder_alloc(fmt, 0);
+	struct pft_frame_item it;
+	unsigned i;
+	int k;
+
+	memset(r, 0, sizeof *r);
+	if (!dec)
+		return -PFT_E_NOMEM;
+	pft_frame_feed(dec, buf, len);
+	pft_frame_end(dec);
+	while ((k = pft_frame_next(dec, &it, sizeof it)) == 0) {
+		if (it.type != PFT_FRAME_ITEM_DATA || it.id >= 128)
+			continue;
+		r->items++;
+		if (collect && it.id != PFT_FRAME_ID_NULL && r->slen[it.id] < PFT_PROBE_MAX_STREAM) {
+			size_t n = it.len;
+			if (!r->stream[it.id] && !(r->stream[it.id] = malloc(PFT_PROBE_MAX_STREAM))) {
+				k = -PFT_E_NOMEM;
+				break;
+			}
+			if (n > PFT_PROBE_MAX_STREAM - r->slen[it.id])
+				n = PFT_PROBE_MAX_STREAM - r->slen[it.id];
+			memcpy(r->stream[it.id] + r->slen[it.id], it.data, n);
+			r->slen[it.id] += n;
+		}
+	}
+	pft_frame_get_stats(dec, &r->st);
+	pft_frame_decoder_free(dec);
+	if (k != -PFT_E_EOS) {
+		free_reading(r);
+		return k == -PFT_E_NOMEM ? k : -PFT_E_INTERNAL;
+	}
+	for (i = 1; i < 0x70; i++)
+		if (r->st.id_bytes[i] * 100 >= r->st.data && r->st.id_bytes[i] > 0) {
+			r->major_ids++;
+			r->major += r->st.id_bytes[i];
+		}
+	r->plausible = r->st.data > 0 && r->st.error * 50 <= len && r->major_ids <= 16 &&
+		       r->major * 10 >= (r->st.data - r->st.id_bytes[0]) * 9 &&
+		       r->items <= 3 * r->st.frames + 8;
+	return 0;
+}
+
+static uint64_t count_fsyncs(const uint8_t *buf, size_t len, uint64_t *first)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	*first = len;
+	for (i = 0; i + 4 <= len; i++)
+		if (buf[i] == 0xFF && buf[i + 1] == 0xFF && buf[i + 2] == 0xFF && buf[i + 3] == 0x7F) {
+			if (!n)
+				*first = i;
+			n++;
+		}
+	return n;
+}
+
+static int known(const struct pft_probe_stream *s)
+{
+	return s->protocol != PFT_PROBE_PROTO_UNKNOWN;
+}
+
+/* Fill the report's streams from a frame reading. */
+static int streams_from(struct pft_probe_report *rep, const struct reading *r)
+{
+	unsigned i;
+	int k;
+
+	rep->nstreams = 0;
+	for (i = 1; i < 128; i++) {
+		struct pft_probe_stream *s;
+		if (!r->st.id_bytes[i])
+			continue;
+		s = &rep->streams[rep->nstreams++];
+		k = pft_probe_stream(r->stream[i], r->slen[i], (uint8_t)i, s);
+		if (k < 0)
+			return k;
+		s->bytes = r->st.id_bytes[i];
+	}
+	return 0;
+}
+
+static unsigned known_count(const struct pft_probe_report *rep)
+{
+	unsigned i, n = 0;
+	for (i = 0; i < rep->nstreams; i++)
+		n += (unsigned)known(&rep->streams[i]);
+	return n;
+}
+
+static int use_frames(struct pft_probe_report *rep, const uint8_t *buf, size_t len,
+                      enum pft_frame_format fmt)
+{
+	struct reading r;
+	int k = read_frames(buf, len, fmt, 1, &r);
+
+	if (k < 0)
+		return k;
+	k = streams_from(rep, &r);
+	rep->layout = fmt == PFT_FRAME_TPIU ? PFT_PROBE_LAYOUT_TPIU : PFT_PROBE_LAYOUT_FRAMES;
+	rep->frame_errors = r.st.error;
+	rep->frames = r.st.frames;
+	rep->unknown_id = r.st.unknown_id;
+	rep->aligned = fmt == PFT_FRAME_TPIU ? rep->lead_bytes == 0 : 1;
+	rep->layout_conf = r.plausible ? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_LOW;
+	free_reading(&r);
+	return k;
+}
+
+static int use_raw(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
+{
+	int k = pft_probe_stream(buf, len, PFT_PROBE_ID_RAW, &rep->streams[0]);
+
+	if (k < 0)
+		return k;
+	rep->nstreams = 1;
+	rep->layout = PFT_PROBE_LAYOUT_RAW;
+	rep->frame_errors = rep->frames = rep->unknown_id = 0;
+	rep->aligned = 1;
+	rep->layout_conf = known(&rep->streams[0])
+		? rep->streams[0].proto_conf : PFT_PROBE_CONF_LOW;
+	return 0;
+}
+
+static void mark_wrapped(struct pft_probe_report *rep)
+{
+	unsigned i;
+
+	rep->wrapped = rep->unknown_id > 0;
+	for (i = 0; i < rep->nstreams; i++) {
+		const struct pft_probe_stream *s = &rep->streams[i];
+		if (s->protocol == PFT_PROBE_PROTO_PFT && s->first_async > 0)
+			rep->wrapped = 1;
+	}
+}
+
+static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
+{
+	struct reading r;
+	int k;
+
+	if (rep->fsyncs > 0) {
+		k = read_frames(buf, len, PFT_FRAME_TPIU, 0, &r);
+		if (k < 0)
+			return k;
+		free_reading(&r);
+		if (r.plausible)
+			return use_frames(rep, buf, len, PFT_FRAME_TPIU);
+	}
+	k = read_frames(buf, len, PFT_FRAME_CORESIGHT, 0, &r);
+	if (k < 0)
+		return k;
+	free_reading(&r);
+	if (r.plausible) {
+		k = use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);
+		if (k < 0 || known_count(rep) > 0)
+			return k;
+	}
+	k = use_raw(rep, buf, len);
+	if (k < 0)
+		return k;
+	if (known(&rep->streams[0]))
+		return 0;
+	if (r.plausible) /* frames of streams nobody knows beat an unknown stream */
+		return use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);
+	rep->layout = PFT_PROBE_LAYOUT_UNKNOWN;
+	return 0;
+}
+
+int pft_probe_buffer(const uint8_t *buf, size_t len, enum pft_probe_layout layout,
+                     struct pft_probe_report *rep)
+{
+	int k;
+
+	if (!rep || rep->size != sizeof *rep || (!buf && len) ||
+	    (unsigned)layout > PFT_PROBE_LAYOUT_TPIU)
+		return -PFT_E_INVAL;
+	memset(rep, 0, sizeof *rep);
+	rep->size = sizeof *rep;
+	rep->capture_len = len;
+	rep->fsyncs = count_fsyncs(buf, len, &rep->lead_bytes);
+	if (len == 0)
+		return 0;
+	switch (layout) {
+	case PFT_PROBE_LAYOUT_RAW:
+		k = use_raw(rep, buf, len);
+		break;
+	case PFT_PROBE_LAYOUT_FRAMES:
+		k = use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);
+		break;
+	case PFT_PROBE_LAYOUT_TPIU:
+		k = use_frames(rep, buf, len, PFT_FRAME_TPIU);
+		break;
+	default:
+		k = infer(rep, buf, len);
+		break;
+	}
+	if (k < 0)
+		return k;
+	if (rep->layout != PFT_PROBE_LAYOUT_TPIU)
+		rep->lead_bytes = 0;
+	mark_wrapped(rep);
+	return 0;
+}
+
+unsigned pft_probe_pft_count(const struct pft_probe_report *rep)
+{
+	unsigned i, n = 0;
+
+	if (!rep)
+		return 0;
+	for (i = 0; i < rep->nstreams; i++)
+		n += rep->streams[i].protocol == PFT_PROBE_PROTO_PFT;
+	return n;
+}

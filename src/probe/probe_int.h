@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Shared by the probe's files: the stream probe (probe_stream.c) is used by
+ * the capture probe (probe.c); nothing calls back. */
+#ifndef PFT_PROBE_INT_H
+#define PFT_PROBE_INT_H
+
+#include "pft/probe.h"
+
+/* Sync patterns of a stream: fills first_async, asyncs, etm4_asyncs,
+ * stm_asyncs, etm3_isyncs (probe_sync.c). */
+void probe_scan_syncs(const uint8_t *buf, size_t len, struct pft_probe_stream *st);
+
+#endif

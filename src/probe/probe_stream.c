@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One source's byte stream: which protocol, and for PFT which configuration.
+ *
+ * The stream is decoded as PFT under every candidate configuration that
+ * changes how bytes split into packets: version 1.1 / 1.0, cycle-accurate
+ * off / on, context ID of 0, 1, 2 or 4 bytes (16 decodes of at most
+ * PFT_PROBE_MAX_STREAM bytes).  Each decode is scored by
+ *   lost    bytes after the first A-sync that end in error or unsynced items
+ *           (a wrong guess derails the decoder, which then skips to the
+ *           next A-sync);
+ *   odd     I-syncs no PTM writes: information byte with b7 set or b0 clear,
+ *           or an ARM-state address with A1 set (PFT_PACKET_LAYOUTS: all
+ *           real I-syncs have b7 = 0, b0 = 1; ARM addresses are word
+ *           aligned);
+ *   errors  error items (a packet cut by the end of the stream is not one);
+ *   ts_back timestamps that go backwards (Gray 48-bit in v1.0, binary in
+ *           v1.1 as on Cortex-A15).
+ * The best candidate is the smallest (lost + 8 x odd, errors, ts_back).  An
+ * option is told by the bytes when every candidate with another value of it
+ * scores worse; the margin gives the confidence.  Options that do not change
+ * the packet boundaries are read from what the best decode contains:
+ * timestamp, VMID and context ID packets, and E atoms (none at all while
+ * branch packets abound: branch broadcast). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pft/packet.h"
+#include "probe_int.h"
+
+#define NCAND 16
+#define BATCH 256
+
+struct score {
+	uint64_t lost, odd, errors, ts_back;
+	uint64_t packets, isyncs, branches, e_atoms, n_atoms, timestamps, cids, vmids;
+	uint64_t first_async;
+};
+
+static void cand_config(unsigned c, struct pft_config *cfg)
+{
+	unsigned minor = (c & 8) ? 0 : 1, ca = (c >> 2) & 1, cid = c & 3;
+
+	pft_config_init(cfg);
+	cfg->etmidr = (cfg->etmidr & ~0xF0u) | (minor << 4);
+	if (minor == 0)
+		cfg->etmccer = 0x000008EAu; /* a v1.0 PTM (Cortex-A9) */
+	cfg->etmcr = (ca ? 1u << 12 : 0) | ((uint32_t)cid << 14); /* 0, 1, 2, 3: 0, 1, 2, 4 bytes */
+}
+
+static unsigned cand_cid_bytes(unsigned c)
+{
+	static const uint8_t sizes[4] = { 0, 1, 2, 4 };
+	return sizes[c & 3];
+}
+
+static int odd_isync(const struct pft_packet *p)
+{
+	if (p->nbytes < 6)
+		return 0;
+	if ((p->bytes[5] & 0x80) || !(p->bytes[5] & 0x01))
+		return 1;
+	return p->isa == PFT_ISA_ARM && (p->address & 2);
+}
+
+static void account(struct score *s, const struct pft_packet *p, uint64_t len, uint64_t *last_ts,
+                    int *have_ts)
+{
+	s->packets++;
+	switch (p->type) {
+	case PFT_PKT_ASYNC:
+		if (s->first_async == PFT_PROBE_NO_ASYNC)
+			s->first_async = p->offset;
+		break;
+	case PFT_PKT_UNSYNCED:
+		if (s->first_async != PFT_PROBE_NO_ASYNC)
+			s->lost += p->size;
+		break;
+	case PFT_PKT_ERROR:
+		if (p->reason == PFT_PERR_TRUNCATED && p->offset + p->size >= len)
+			break;
+		s->errors++;
+		if (s->first_async != PFT_PROBE_NO_ASYNC)
+			s->lost += p->size;
+		break;
+	case PFT_PKT_ISYNC:
+		s->isyncs++;
+		s->odd += (uint64_t)odd_isync(p);
+		break;
+	case PFT_PKT_BRANCH:
+		s->branches++;
+		break;
+	case PFT_PKT_ATOM: {
+		uint32_t m = p->atom_count >= 32 ? 0xFFFFFFFFu : (1u << p->atom_count) - 1;
+		uint32_t e = p->atoms & m;
+		unsigned k = 0;
+		while (e) {
+			k += e & 1;
+			e >>= 1;
+		}
+		s->e_atoms += k;
+		s->n_atoms += p->atom_count - k;
+		break;
+	}
+	case PFT_PKT_TIMESTAMP:
+		s->timestamps++;
+		if (*have_ts && p->timestamp < *last_ts)
+			s->ts_back++;
+		*last_ts = p->timestamp;
+		*have_ts = 1;
+		break;
+	case PFT_PKT_CONTEXT_ID:
+		s->cids++;
+		break;
+	case PFT_PKT_VMID:
+		s->vmids++;
+		break;
+	default:
+		break;
+	}
+}
+
+static int decode_cand(const uint8_t *buf, size_t len, const struct pft_config *cfg,
+                       struct score *s, struct pft_packet *pk)
+{
+	struct pft_pkt_decoder *dec = pft_pkt_decoder_alloc(cfg);
+	uint64_t last_ts = 0;
+	int have_ts = 0, n, i;
+
+	memset(s, 0, sizeof *s);
+	s->first_async = PFT_PROBE_NO_ASYNC;
+	if (!dec)
+		return -PFT_E_NOMEM;
+	if (pft_pkt_feed(dec, buf, len) < 0 || pft_pkt_end(dec) < 0) {
+		pft_pkt_decoder_free(dec);
+		return -PFT_E_INTERNAL;
+	}
+	while ((n = pft_pkt_next_batch(dec, pk, BATCH, sizeof *pk)) > 0)
+		for (i = 0; i < n; i++)
+			account(s, &pk[i], len, &last_ts, &have_ts);
+	pft_pkt_decoder_free(dec);
+	return n == -PFT_E_EOS ? 0 : -PFT_E_INTERNAL;
+}
+
+/* Lower is better. */
+static int cmp_score(const struct score *a, const struct score *b)
+{
+	uint64_t ka = a->lost + 8 * a->odd, kb = b->lost + 8 * b->odd;
+
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	if (a->errors != b->errors)
+		return a->errors < b->errors ? -1 : 1;
+	if (a->ts_back != b->ts_back)
+		return a->ts_back < b->ts_back ? -1 : 1;
+	return 0;
+}
+
+/* Value of an option in candidate c (the options the candidates vary). */
+static unsigned cand_opt(unsigned c, enum pft_probe_opt o)
+{
+	switch (o) {
+	case PFT_PROBE_OPT_VERSION: return (c & 8) ? 0 : 1;
+	case PFT_PROBE_OPT_CYCLE_ACCURATE: return (c >> 2) & 1;
+	case PFT_PROBE_OPT_CONTEXTID: return cand_cid_bytes(c);
+	default: return 0;
+	}
+}
+
+/* Confidence that option o has the best candidate's value: how much better
+ * the best candidate scores than the best with another value. */
+static uint8_t opt_conf(const struct score *sc, unsigned best, enum pft_probe_opt o, uint64_t after,
+                        uint64_t *alt_lost)
+{
+	unsigned c, alt = NCAND;
+	const struct score *b = &sc[best], *a;
+	uint64_t kb, ka, margin;
+
+	for (c = 0; c < NCAND; c++)
+		if (cand_opt(c, o) != cand_opt(best, o) && (alt == NCAND || cmp_score(&sc[c], &sc[alt]) < 0))
+			alt = c;
+	a = &sc[alt];
+	if (cmp_score(a, b) == 0)
+		return PFT_PROBE_CONF_NONE;
+	*alt_lost = a->lost;
+	kb = b->lost + 8 * b->odd;
+	ka = a->lost + 8 * a->odd;
+	margin = ka - kb;
+	if (margin >= 64 || (after && margin * 50 >= after) || a->errors >= b->errors + 3)
+		return PFT_PROBE_CONF_HIGH;
+	if (margin > 0 || a->errors > b->errors || a->ts_back >= b->ts_back + 2)
+		return PFT_PROBE_CONF_MEDIUM;
+	return PFT_PROBE_CONF_LOW;
+}
+
+static void infer_config(struct pft_probe_stream *st, const struct score *sc, unsigned best,
+                         uint64_t after)
+{
+	const struct score *b = &sc[best];
+	struct pft_config *cfg = &st->config;
+	unsigned o;
+
+	for (o = 0; o < PFT_PROBE_NR_OPTS; o++)
+		st->conf[o] = PFT_PROBE_CONF_NONE;
+	for (o = PFT_PROBE_OPT_VERSION; o <= PFT_PROBE_OPT_CONTEXTID; o++)
+		st->conf[o] = opt_conf(sc, best, (enum pft_probe_opt)o, after, &st->alt_lost[o]);
+	if (b->vmids) { /* VMID packets exist in v1.1 only */
+		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_HIGH;
+		cfg->etmcr |= 1u << 30;
+	} else if (b->isyncs >= 2) {
+		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_LOW;
+	}
+	if (b->timestamps) {
+		st->conf[PFT_PROBE_OPT_TIMESTAMPS] = PFT_PROBE_CONF_HIGH;
+		cfg->etmcr |= 1u << 28;
+	} else if (b->isyncs >= 2) {
+		st->conf[PFT_PROBE_OPT_TIMESTAMPS] = PFT_PROBE_CONF_LOW;
+	}
+	/* Branch broadcast: taken direct branches become branch packets, so
+	 * atoms carry only N (spec 4.6). */
+	if (b->e_atoms == 0 && b->branches >= 16) {
+		st->conf[PFT_PROBE_OPT_BRANCH_BROADCAST] =
+			b->branches >= 64 ? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
+		cfg->etmcr |= 1u << 8;
+	} else if (b->e_atoms >= 16) {
+		st->conf[PFT_PROBE_OPT_BRANCH_BROADCAST] = PFT_PROBE_CONF_HIGH;
+	} else if (b->e_atoms > 0) {
+		st->conf[PFT_PROBE_OPT_BRANCH_BROADCAST] = PFT_PROBE_CONF_MEDIUM;
+	}
+	/* the return stack turns some indirect branches into E atoms: only the
+	 * program image can tell (conf stays NONE) */
+}
+
+static void classify(struct pft_probe_stream *st, const struct score *b, uint64_t after)
+{
+	st->protocol = PFT_PROBE_PROTO_UNKNOWN;
+	st->proto_conf = PFT_PROBE_CONF_LOW;
+	if (st->stm_asyncs > 0 && st->asyncs == 0) {
+		st->protocol = PFT_PROBE_PROTO_STM;
+		st->proto_conf = st->stm_asyncs >= 2 ? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	if (st->etm4_asyncs > st->asyncs) {
+		st->protocol = PFT_PROBE_PROTO_ETM4;
+		st->proto_conf = st->etm4_asyncs >= 2 ? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	if (st->asyncs == 0)
+		return; /* no sync pattern: nothing can be decoded */
+	/* PFT: (nearly) every byte after the first A-sync decodes, the I-syncs
+	 * look like a PTM's, at most one error per 4 KiB */
+	if (b->isyncs > 0 && b->lost * 50 <= after && b->odd * 10 <= b->isyncs &&
+	    b->errors * 4096 <= after + 4096 && st->etm3_isyncs * 4 <= st->asyncs) {
+		st->protocol = PFT_PROBE_PROTO_PFT;
+		st->proto_conf = b->lost == 0 && b->errors == 0 && b->isyncs >= 2 && after >= 256
+			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	/* A-sync of the PFT/ETMv3 family that does not decode as PFT */
+	st->protocol = PFT_PROBE_PROTO_ETM3;
+	st->proto_conf = st->etm3_isyncs > 0 || (b->lost * 2 >= after && st->asyncs >= 2)
+		? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
+}
+
+int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_probe_stream *st)
+{
+	struct score sc[NCAND];
+	struct pft_packet *pk;
+	unsigned c, best = 0;
+	uint64_t after;
+	int r = 0;
+
+	if (!st || (!buf && len))
+		return -PFT_E_INVAL;
+	memset(st, 0, sizeof *st);
+	st->id = id;
+	st->bytes = len;
+	for (c = 0; c < PFT_PROBE_NR_OPTS; c++)
+		st->alt_lost[c] = UINT64_MAX;
+	if (len > PFT_PROBE_MAX_STREAM)
+		len = PFT_PROBE_MAX_STREAM;
+	st->probed = len;
+	pft_config_init(&st->config);
+	probe_scan_syncs(buf, len, st);
+	if (st->asyncs == 0) {
+		memset(sc, 0, sizeof sc[0]);
+		classify(st, &sc[0], 0);
+		return 0;
+	}
+	pk = malloc(BATCH * sizeof *pk);
+	if (!pk)
+		return -PFT_E_NOMEM;
+	for (c = 0; c < NCAND && r == 0; c++) {
+		struct pft_config cfg;
+		cand_config(c, &cfg);
+		r = decode_cand(buf, len, &cfg, &sc[c], pk);
+		if (r == 0 && cmp_score(&sc[c], &sc[best]) < 0)
+			best = c;
+	}
+	free(pk);
+	if (r < 0)
+		return r;
+	{
+		const struct score *b = &sc[best];
+		after = b->first_async == PFT_PROBE_NO_ASYNC ? 0 : len - b->first_async;
+		st->lost = b->lost;
+		st->errors = b->errors;
+		st->packets = b->packets;
+		st->isyncs = b->isyncs;
+		st->branches = b->branches;
+		st->e_atoms = b->e_atoms;
+		st->n_atoms = b->n_atoms;
+		st->timestamps = b->timestamps;
+		st->context_ids = b->cids;
+		st->vmids = b->vmids;
+		st->ts_backwards = b->ts_back;
+		cand_config(best, &st->config);
+		classify(st, b, after);
+		if (st->protocol == PFT_PROBE_PROTO_PFT)
+			infer_config(st, sc, best, after);
+	}
+	st->config.etmtraceidr = id < 0x70 ? id : 0x10;
+	return 0;
+}
