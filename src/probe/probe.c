@@ -98,9 +98,12 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 			r->major_ids++;
 			r->major += r->st.id_bytes[i];
 		}
-	r->plausible = r->st.data > 0 && r->st.error * 50 <= len && r->major_ids <= 16 &&
+	/* a formatter changes ID about once a frame (TC2's ETB: 0.7 ID changes,
+	 * 1.7 runs per frame); other bytes read as frames give 2.5 or more
+	 * changes a frame */
+	r->plausible = r->st.data > 0 && r->st.error * 200 <= len && r->major_ids <= 16 &&
 		       r->major * 10 >= (r->st.data - r->st.id_bytes[0]) * 9 &&
-		       r->items <= 3 * r->st.frames + 8;
+		       2 * r->items <= 5 * r->st.frames + 8;
 	return 0;
 }
 
@@ -201,6 +204,7 @@ static void mark_wrapped(struct pft_probe_report *rep)
 static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 {
 	struct reading r;
+	unsigned framed_known = 0;
 	int k;
 
 	if (rep->fsyncs > 0) {
@@ -217,13 +221,14 @@ static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 	free_reading(&r);
 	if (r.plausible) {
 		k = use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);
-		if (k < 0 || known_count(rep) > 0)
+		if (k < 0 || pft_probe_pft_count(rep) > 0)
 			return k;
+		framed_known = known_count(rep);
 	}
 	k = use_raw(rep, buf, len);
 	if (k < 0)
 		return k;
-	if (known(&rep->streams[0]))
+	if (rep->streams[0].protocol == PFT_PROBE_PROTO_PFT || (known(&rep->streams[0]) && !framed_known))
 		return 0;
 	if (r.plausible) /* frames of streams nobody knows beat an unknown stream */
 		return use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);

@@ -11,7 +11,8 @@
  *   odd     I-syncs no PTM writes: information byte with b7 set or b0 clear,
  *           or an ARM-state address with A1 set (PFT_PACKET_LAYOUTS: all
  *           real I-syncs have b7 = 0, b0 = 1; ARM addresses are word
- *           aligned);
+ *           aligned), or a periodic I-sync whose context ID differs from
+ *           the one in force (bytes of other packets read as a context ID);
  *   errors  error items (a packet cut by the end of the stream is not one);
  *   ts_back timestamps that go backwards (Gray 48-bit in v1.0, binary in
  *           v1.1 as on Cortex-A15).
@@ -34,6 +35,9 @@ struct score {
 	uint64_t lost, odd, errors, ts_back;
 	uint64_t packets, isyncs, branches, e_atoms, n_atoms, timestamps, cids, vmids;
 	uint64_t first_async;
+	uint64_t isync_flow; /* I-syncs followed by an atom, branch or WPU */
+	int after_isync, have_cid;
+	uint32_t cid;        /* current context ID */
 };
 
 static void cand_config(unsigned c, struct pft_config *cfg)
@@ -83,11 +87,27 @@ static void account(struct score *s, const struct pft_packet *p, uint64_t len, u
 			s->lost += p->size;
 		break;
 	case PFT_PKT_ISYNC:
+		s->after_isync = 1;
 		s->isyncs++;
 		s->odd += (uint64_t)odd_isync(p);
+		/* a periodic I-sync repeats the context ID in force (a change
+		 * comes as a context ID packet first) */
+		if ((p->flags & PFT_PKT_F_CID) && p->reason == PFT_ISYNC_PERIODIC && s->have_cid &&
+		    p->context_id != s->cid)
+			s->odd++;
+		if (p->flags & PFT_PKT_F_CID) {
+			s->cid = p->context_id;
+			s->have_cid = 1;
+		}
 		break;
 	case PFT_PKT_BRANCH:
 		s->branches++;
+		s->isync_flow += (uint64_t)s->after_isync;
+		s->after_isync = 0;
+		break;
+	case PFT_PKT_WAYPOINT_UPDATE:
+		s->isync_flow += (uint64_t)s->after_isync;
+		s->after_isync = 0;
 		break;
 	case PFT_PKT_ATOM: {
 		uint32_t m = p->atom_count >= 32 ? 0xFFFFFFFFu : (1u << p->atom_count) - 1;
@@ -97,6 +117,8 @@ static void account(struct score *s, const struct pft_packet *p, uint64_t len, u
 			k += e & 1;
 			e >>= 1;
 		}
+		s->isync_flow += (uint64_t)s->after_isync;
+		s->after_isync = 0;
 		s->e_atoms += k;
 		s->n_atoms += p->atom_count - k;
 		break;
@@ -110,6 +132,8 @@ static void account(struct score *s, const struct pft_packet *p, uint64_t len, u
 		break;
 	case PFT_PKT_CONTEXT_ID:
 		s->cids++;
+		s->cid = p->context_id;
+		s->have_cid = 1;
 		break;
 	case PFT_PKT_VMID:
 		s->vmids++;
@@ -179,8 +203,17 @@ static uint8_t opt_conf(const struct score *sc, unsigned best, enum pft_probe_op
 		if (cand_opt(c, o) != cand_opt(best, o) && (alt == NCAND || cmp_score(&sc[c], &sc[alt]) < 0))
 			alt = c;
 	a = &sc[alt];
-	if (cmp_score(a, b) == 0)
-		return PFT_PROBE_CONF_NONE;
+	if (cmp_score(a, b) == 0) {
+		/* a context ID size ties only with larger ones: the larger read
+		 * bytes of the next packets as context ID and got away with it;
+		 * the smallest size that decodes is the likely one */
+		if (o != PFT_PROBE_OPT_CONTEXTID)
+			return PFT_PROBE_CONF_NONE;
+		for (c = 0; c < NCAND; c++)
+			if (cmp_score(&sc[c], b) == 0 && cand_cid_bytes(c) < cand_cid_bytes(best))
+				return PFT_PROBE_CONF_NONE;
+		return PFT_PROBE_CONF_LOW;
+	}
 	*alt_lost = a->lost;
 	kb = b->lost + 8 * b->odd;
 	ka = a->lost + 8 * a->odd;
@@ -203,17 +236,22 @@ static void infer_config(struct pft_probe_stream *st, const struct score *sc, un
 		st->conf[o] = PFT_PROBE_CONF_NONE;
 	for (o = PFT_PROBE_OPT_VERSION; o <= PFT_PROBE_OPT_CONTEXTID; o++)
 		st->conf[o] = opt_conf(sc, best, (enum pft_probe_opt)o, after, &st->alt_lost[o]);
+	/* With VMID tracing a VMID packet follows every I-sync before the next
+	 * atom, branch or WPU (spec 4.5.8); with timestamps, synchronisation
+	 * ends with a T-sync (spec 4.11.4). */
 	if (b->vmids) { /* VMID packets exist in v1.1 only */
 		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_HIGH;
 		cfg->etmcr |= 1u << 30;
-	} else if (b->isyncs >= 2) {
-		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_LOW;
+	} else if (b->isync_flow >= 2) {
+		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_HIGH;
+	} else if (b->isync_flow == 1) {
+		st->conf[PFT_PROBE_OPT_VMID] = PFT_PROBE_CONF_MEDIUM;
 	}
 	if (b->timestamps) {
 		st->conf[PFT_PROBE_OPT_TIMESTAMPS] = PFT_PROBE_CONF_HIGH;
 		cfg->etmcr |= 1u << 28;
-	} else if (b->isyncs >= 2) {
-		st->conf[PFT_PROBE_OPT_TIMESTAMPS] = PFT_PROBE_CONF_LOW;
+	} else if (b->isync_flow >= 1) {
+		st->conf[PFT_PROBE_OPT_TIMESTAMPS] = PFT_PROBE_CONF_MEDIUM;
 	}
 	/* Branch broadcast: taken direct branches become branch packets, so
 	 * atoms carry only N (spec 4.6). */

@@ -142,7 +142,9 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 	case PFT_PROBE_OPT_VERSION:
 	case PFT_PROBE_OPT_CYCLE_ACCURATE:
 	case PFT_PROBE_OPT_CONTEXTID:
-		if (s->alt_lost[o] > s->lost)
+		if (s->alt_lost[o] == UINT64_MAX)
+			cat(b, cap, "larger sizes decode as well: the smallest that decodes");
+		else if (s->alt_lost[o] > s->lost)
 			cat(b, cap, "any other value loses %llu more bytes to errors",
 			    (unsigned long long)(s->alt_lost[o] - s->lost));
 		else
