@@ -102,7 +102,8 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 	 * 1.7 runs per frame); other bytes read as frames give 2.5 or more
 	 * changes a frame */
 	r->plausible = r->st.data > 0 && r->st.error * 200 <= len && r->major_ids <= 16 &&
-		       r->major * 10 >= (r->st.data - r->st.id_bytes[0]) * 9 &&
+		       r->major > 0 &&
+		       r->major * 10 >= (r->st.data - r->st.id_bytes[0] - r->st.unknown_id) * 9 &&
 		       2 * r->items <= 5 * r->st.frames + 8;
 	return 0;
 }
