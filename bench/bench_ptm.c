@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Software PTM throughput: executed instructions per second for a long
- * random program (the test generator's, tests/unit/ptm_prog.h), under a few
+ * random program (the test generator's, tests/support/ptm_prog.h), under a few
  * configurations.  The program is executed once into an array; only the
  * pft_ptm_insn / pft_ptm_exception calls and the output reads are timed.
  *   bench_ptm [instructions]      (default 2000000) */
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tests/unit/ptm_prog.h"
+#include "ptm_prog.h"
 #include "bench_util.h"
 
 /* The execution, recorded: instructions and exceptions in order. */

@@ -1,14 +1,58 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 #include "check.h"
 
+#include <stdarg.h>
 #include <stdlib.h>
 
 int check_failures;
 int check_count;
 
+static char case_name[256];
+static int failed_cases;
+static int case_failed;
+
+void check_case(const char *fmt, ...)
+{
+	va_list ap;
+
+	case_failed = 0;
+	if (!fmt) {
+		case_name[0] = '\0';
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(case_name, sizeof(case_name), fmt, ap);
+	va_end(ap);
+}
+
+const char *check_case_name(void)
+{
+	return case_name;
+}
+
+void check_fail(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	check_failures++;
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	if (case_name[0]) {
+		fprintf(stderr, " in case '%s'", case_name);
+		if (!case_failed)
+			failed_cases++;
+		case_failed = 1;
+	}
+	fputc('\n', stderr);
+}
+
 int check_report(void)
 {
 	fprintf(stderr, "%d checks, %d failed\n", check_count, check_failures);
+	if (failed_cases)
+		fprintf(stderr, "%d named cases failed (see 'in case' above)\n", failed_cases);
 	return check_failures ? 1 : 0;
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Minimal test helpers: CHECK keeps going and counts failures; a test's
- * main() ends with `return check_report();`. */
+ * main() ends with `return check_report();`.  A test that runs many cases
+ * names each with check_case() so that a failure says which case it was in. */
 #ifndef PFT_TEST_CHECK_H
 #define PFT_TEST_CHECK_H
 
@@ -14,11 +15,8 @@ extern int check_count;
 #define CHECK(cond)                                                            \
 	do {                                                                   \
 		check_count++;                                                 \
-		if (!(cond)) {                                                 \
-			check_failures++;                                      \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, \
-				__LINE__, #cond);                              \
-		}                                                              \
+		if (!(cond))                                                   \
+			check_fail(__FILE__, __LINE__, "CHECK failed: %s", #cond); \
 	} while (0)
 
 #define CHECK_EQ(a, b)                                                            \
@@ -26,12 +24,30 @@ extern int check_count;
 		unsigned long long check_a_ = (unsigned long long)(a);            \
 		unsigned long long check_b_ = (unsigned long long)(b);            \
 		check_count++;                                                    \
-		if (check_a_ != check_b_) {                                       \
-			check_failures++;                                         \
-			fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (0x%llx != 0x%llx)\n", \
-				__FILE__, __LINE__, #a, #b, check_a_, check_b_);  \
-		}                                                                 \
+		if (check_a_ != check_b_)                                         \
+			check_fail(__FILE__, __LINE__,                            \
+				   "CHECK_EQ failed: %s == %s (0x%llx != 0x%llx)", #a, #b, \
+				   check_a_, check_b_);                           \
 	} while (0)
+
+/* Names the case the following checks belong to (printf format); every
+ * failure report then ends with "in case 'NAME'".  NULL clears it. */
+void check_case(const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 1, 2)))
+#endif
+	;
+
+/* The current case name ("" if none). */
+const char *check_case_name(void);
+
+/* Counts one failed check and prints "FILE:LINE: MESSAGE", with the case
+ * name if one is set.  For checks that compute their own condition. */
+void check_fail(const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+	__attribute__((format(printf, 3, 4)))
+#endif
+	;
 
 /* Prints a summary; returns the exit status for main(). */
 int check_report(void);

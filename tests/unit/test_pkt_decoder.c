@@ -1,34 +1,34 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Packet decoder: every example of PFT_PACKET_LAYOUTS.md decodes to the
- * fields the document gives (pkt_vectors.h), plus the raw cov stream of
+ * fields the document gives (the text vectors of tests/vectors/packet; with
+ * file arguments, only those files), plus the raw cov stream of
  * trace_cov_a15 against its trc_pkt_lister listing. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "pft/frame.h"
 #include "pkt_util.h"
-#include "pkt_vectors.h"
+#include "pkt_vec.h"
 
+#define NA (-1)
+
+/* One vector: A-sync, prefix, bytes decode to packets none of which is an
+ * error, the last of them exactly the vector's bytes with its fields. */
 static void check_vector(const struct pkt_vec *v)
 {
-	struct pft_config c = pkt_cfg(v->cr, v->ccer, v->idr);
 	uint8_t buf[256];
-	size_t n = 0, nb;
+	size_t n = pkt_vec_stream(v, 0, buf, sizeof(buf)), nb = v->nbytes;
 	struct pft_packet out[64];
 	const struct pft_packet *p;
 	int k, i, failures = check_failures;
 	char atoms[32];
 
-	n = pkt_hex("00 00 00 00 00 80", buf, sizeof(buf));
-	n += pkt_hex(v->prefix, buf + n, sizeof(buf) - n);
-	nb = pkt_hex(v->bytes, buf + n, sizeof(buf) - n);
-	n += nb;
-	k = pkt_decode_all(&c, buf, n, out, 64);
+	check_case("%s (%s)", v->name, v->where);
+	k = pkt_decode_all(&v->cfg, buf, n, out, 64);
 	CHECK(k > 0);
-	if (k <= 0) {
-		fprintf(stderr, "  vector: %s\n", v->where);
+	if (k <= 0)
 		return;
-	}
 	for (i = 0; i < k; i++)
 		CHECK(out[i].type != PFT_PKT_ERROR && out[i].type != PFT_PKT_UNSYNCED);
 	p = &out[k - 1];
@@ -36,34 +36,34 @@ static void check_vector(const struct pkt_vec *v)
 	CHECK_EQ(p->size, nb);
 	CHECK_EQ(p->nbytes, nb < PFT_PKT_MAX_BYTES ? nb : PFT_PKT_MAX_BYTES);
 	CHECK(!memcmp(p->bytes, buf + n - nb, p->nbytes));
-	if (v->address != NA)
+	if (v->address != PKT_VEC_NA)
 		CHECK_EQ(p->address, (uint64_t)v->address);
-	if (v->isa != NA)
+	if (v->isa != PKT_VEC_NA)
 		CHECK_EQ(p->isa, v->isa);
-	if (v->exception != NA)
+	if (v->exception != PKT_VEC_NA)
 		CHECK_EQ(p->exception, v->exception);
-	if (v->ns != NA)
+	if (v->ns != PKT_VEC_NA)
 		CHECK_EQ(!!(p->flags & PFT_PKT_F_NS), v->ns);
-	if (v->hyp != NA)
+	if (v->hyp != PKT_VEC_NA)
 		CHECK_EQ(!!(p->flags & PFT_PKT_F_HYP), v->hyp);
-	if (v->cycles != NA) {
+	if (v->cycles != PKT_VEC_NA) {
 		CHECK(p->flags & PFT_PKT_F_CC);
 		CHECK_EQ(p->cycles, (uint64_t)v->cycles);
 	} else if (v->type == PFT_PKT_ISYNC) {
 		CHECK(!(p->flags & PFT_PKT_F_CC));
 	}
-	if (v->atoms)
+	if (v->atoms[0])
 		CHECK(!strcmp(pkt_atoms(p, atoms), v->atoms));
-	if (v->timestamp != NA)
+	if (v->timestamp != PKT_VEC_NA)
 		CHECK_EQ(p->timestamp, (uint64_t)v->timestamp);
-	if (v->context_id != NA)
+	if (v->context_id != PKT_VEC_NA)
 		CHECK_EQ(p->context_id, (uint64_t)v->context_id);
-	if (v->reason != NA)
+	if (v->reason != PKT_VEC_NA)
 		CHECK_EQ(p->reason, v->reason);
-	if (v->vmid != NA)
+	if (v->vmid != PKT_VEC_NA)
 		CHECK_EQ(p->vmid, v->vmid);
 	if (check_failures != failures) {
-		fprintf(stderr, "  vector: %s\n  ", v->where);
+		fprintf(stderr, "  decoded: ");
 		pkt_print(stderr, p);
 	}
 }
@@ -218,12 +218,18 @@ static void check_tc2(void)
 	free(cap);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	size_t i;
+	size_t i, n;
+	struct pkt_vec *v = pkt_vec_load(argv + 1, argc - 1, &n);
 
-	for (i = 0; i < sizeof(pkt_vectors) / sizeof(pkt_vectors[0]); i++)
-		check_vector(&pkt_vectors[i]);
+	for (i = 0; i < n; i++)
+		check_vector(&v[i]);
+	check_case(NULL);
+	printf("%zu packet vectors\n", n);
+	free(v);
+	if (argc > 1)
+		return check_report();
 	check_cov();
 	check_unknown_base();
 	check_tc2();

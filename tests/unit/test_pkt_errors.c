@@ -3,11 +3,12 @@
  * mismatches, bad addresses, bad A-sync, truncation at every byte of every
  * example packet, state discarded after an error, pft_pkt_resync, API
  * misuse, and the byte-accounting invariant on random input. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "pkt_util.h"
-#include "pkt_vectors.h"
+#include "pkt_vec.h"
 
 #define ASYNC "00 00 00 00 00 80 "
 
@@ -162,21 +163,21 @@ static void check_bad_async(void)
  * covers exactly the cut packet. */
 static void check_truncation(void)
 {
-	size_t i;
+	size_t i, nv;
 	int cuts = 0;
+	struct pkt_vec *vs = pkt_vec_load(NULL, 0, &nv);
 
-	for (i = 0; i < sizeof(pkt_vectors) / sizeof(pkt_vectors[0]); i++) {
-		const struct pkt_vec *v = &pkt_vectors[i];
-		struct pft_config c = pkt_cfg(v->cr, v->ccer, v->idr);
-		uint8_t buf[128];
+	for (i = 0; i < nv; i++) {
+		const struct pkt_vec *v = &vs[i];
+		uint8_t buf[256];
 		struct pft_packet out[32];
-		size_t n = pkt_hex(ASYNC, buf, sizeof(buf)), nb, cut;
-		n += pkt_hex(v->prefix, buf + n, sizeof(buf) - n);
-		nb = pkt_hex(v->bytes, buf + n, sizeof(buf) - n);
+		size_t n = pkt_vec_stream(v, 0, buf, sizeof(buf)) - v->nbytes, nb = v->nbytes, cut;
+
 		if (v->type == PFT_PKT_ASYNC)
 			continue; /* a cut A-sync is checked in check_bad_async */
+		check_case("%s (%s)", v->name, v->where);
 		for (cut = 1; cut < nb; cut++) {
-			int k = pkt_decode_all(&c, buf, n + cut, out, 32);
+			int k = pkt_decode_all(&v->cfg, buf, n + cut, out, 32);
 			CHECK(k > 0);
 			if (k <= 0)
 				continue;
@@ -185,6 +186,8 @@ static void check_truncation(void)
 			cuts++;
 		}
 	}
+	check_case(NULL);
+	free(vs);
 	CHECK(cuts > 100);
 }
 

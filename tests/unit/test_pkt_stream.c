@@ -5,11 +5,12 @@
  * a run of skipped bytes is one item (same offset, size and first 16 bytes)
  * however it is cut.  Covers packets cut by a chunk boundary at every
  * position, long A-sync zero runs and unsynced runs across chunks. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "pkt_util.h"
-#include "pkt_vectors.h"
+#include "pkt_vec.h"
 
 #define MAXI 200000
 
@@ -165,26 +166,29 @@ static void cap_test(uint64_t *rng)
 int main(void)
 {
 	uint64_t rng = check_seed(0x5eed0001);
-	size_t i, n;
+	size_t i, n, nv;
 	struct pft_config c;
+	struct pkt_vec *vs;
 
 	/* 1. every spec vector, each config, concatenated with garbage between */
-	for (i = 0; i < sizeof(pkt_vectors) / sizeof(pkt_vectors[0]); i++) {
-		const struct pkt_vec *v = &pkt_vectors[i];
+	vs = pkt_vec_load(NULL, 0, &nv);
+	for (i = 0; i < nv; i++) {
+		const struct pkt_vec *v = &vs[i];
 		size_t j;
-		c = pkt_cfg(v->cr, v->ccer, v->idr);
+		check_case("%s (%s)", v->name, v->where);
 		n = 0;
 		for (j = 0; j < 20; j++) {
 			size_t g = check_rand(&rng) % 8, q;
 			for (q = 0; q < g; q++)
 				stream[n++] = (uint8_t)check_rand(&rng);
-			n += pkt_hex("00 00 00 00 00 80", stream + n, 64);
-			n += pkt_hex(v->prefix, stream + n, 64);
-			n += pkt_hex(v->bytes, stream + n, 64);
-			n += pkt_hex(v->bytes, stream + n, 64);
+			n += pkt_vec_stream(v, 0, stream + n, 256);
+			memcpy(stream + n, v->bytes, v->nbytes);
+			n += v->nbytes;
 		}
-		compare(&c, stream, n, &rng, 20, v->where);
+		compare(&v->cfg, stream, n, &rng, 20, v->name);
 	}
+	check_case(NULL);
+	free(vs);
 
 	/* 2. random bytes under CA and non-CA, with A-syncs sprinkled in */
 	{

@@ -4,6 +4,7 @@
  * fed as "B to the next block" waypoints; a block is traced when its atom
  * (or an I-sync at its start) appears. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ptm_harness.h"
 

@@ -2,6 +2,7 @@
 /* Software PTM trace generation against the spec's worked examples and
  * rules (chapters 4 and 5): each case cites its section. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "ptm_harness.h"
 #include "pft/frame.h"

@@ -1,37 +1,27 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Helpers shared by the packet-layer tests (header only). */
-#ifndef PFT_TEST_PKT_UTIL_H
-#define PFT_TEST_PKT_UTIL_H
+#include "pkt_util.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-#include "check.h"
-#include "pft/packet.h"
-
-/* Configurations of the traces quoted in PFT_PACKET_LAYOUTS.md. */
-static inline struct pft_config pkt_cfg(uint32_t etmcr, uint32_t etmccer, uint32_t etmidr)
+struct pft_config pkt_cfg(uint32_t etmcr, uint32_t etmccer, uint32_t etmidr)
 {
 	struct pft_config c;
+
 	pft_config_init(&c);
 	c.etmcr = etmcr;
 	c.etmccer = etmccer;
 	c.etmidr = etmidr;
 	return c;
 }
-#define CCER_A15 0x34C01AC2u /* v1.1, 64-bit binary timestamps */
-#define IDR_V11 0x411CF312u
-#define IDR_V10 0x411CF301u
-#define CCER_V10 0x000008EAu
 
-/* "08 54 05 00" -> bytes; returns the count. */
-static inline size_t pkt_hex(const char *s, uint8_t *out, size_t cap)
+size_t pkt_hex(const char *s, uint8_t *out, size_t cap)
 {
 	size_t n = 0;
+
 	while (*s && n < cap) {
 		char *end;
 		unsigned long v;
+
 		while (*s == ' ' || *s == '|')
 			s++;
 		if (!*s)
@@ -45,10 +35,8 @@ static inline size_t pkt_hex(const char *s, uint8_t *out, size_t cap)
 	return n;
 }
 
-/* Decode a whole buffer (one chunk) into out[]; returns the item count or
- * -1 if more than max items came out or the byte accounting fails. */
-static inline int pkt_decode_all(const struct pft_config *c, const uint8_t *buf, size_t len,
-				 struct pft_packet *out, int max)
+int pkt_decode_all(const struct pft_config *c, const uint8_t *buf, size_t len,
+		   struct pft_packet *out, int max)
 {
 	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(c);
 	uint64_t sum = 0;
@@ -60,6 +48,7 @@ static inline int pkt_decode_all(const struct pft_config *c, const uint8_t *buf,
 	pft_pkt_end(d);
 	for (;;) {
 		struct pft_packet p;
+
 		r = pft_pkt_next(d, &p, sizeof(p));
 		if (r == -PFT_E_EOS)
 			break;
@@ -78,9 +67,10 @@ static inline int pkt_decode_all(const struct pft_config *c, const uint8_t *buf,
 	return n;
 }
 
-static inline void pkt_print(FILE *f, const struct pft_packet *p)
+void pkt_print(FILE *f, const struct pft_packet *p)
 {
 	int i;
+
 	fprintf(f, "@%llu %s size=%u [", (unsigned long long)p->offset,
 		pft_pkt_type_name((enum pft_pkt_type)p->type), p->size);
 	for (i = 0; i < p->nbytes; i++)
@@ -92,14 +82,12 @@ static inline void pkt_print(FILE *f, const struct pft_packet *p)
 		p->flags, p->addr_bytes, p->ts_bytes, p->reason, p->vmid);
 }
 
-/* Atoms as a string of E/N, oldest first. */
-static inline const char *pkt_atoms(const struct pft_packet *p, char *buf)
+const char *pkt_atoms(const struct pft_packet *p, char *buf)
 {
 	int i;
+
 	for (i = 0; i < p->atom_count && i < 31; i++)
 		buf[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
 	buf[i] = 0;
 	return buf;
 }
-
-#endif

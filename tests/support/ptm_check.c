@@ -1,50 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* A reference PFT decompressor for the software PTM tests (spec appendix B),
- * written against the random program's ground truth (ptm_prog.h) instead
- * of an instruction classifier: it walks packets from pft_pkt_decode_buffer
- * and rebuilds the executed instructions and exceptions, checking cycle
- * counts and timestamps on the way.  Independent of the PTM's code: it only
- * knows the packet stream and the program. */
-#ifndef PFT_TEST_PTM_CHECK_H
-#define PFT_TEST_PTM_CHECK_H
+/* The reference PFT decompressor of the software PTM tests (see ptm_check.h). */
+#include "ptm_check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "ptm_prog.h"
-
-struct chk_out {
-	uint64_t addr;
-	uint32_t cid;
-	uint32_t seg;        /* non-periodic I-syncs before it */
-	uint8_t exc, isa, ns, hyp, vmid;
-};
-
-struct chk {
-	const struct prog *g;
-	struct pft_features f;
-	struct chk_out *out;
-	uint32_t nout, cap;
-	int synced;
-	uint64_t addr;
-	uint32_t cid;
-	uint8_t isa, ns, hyp, vmid;
-	struct { uint64_t a; uint8_t isa; } rs[64];
-	unsigned nrs;
-	uint64_t cum;            /* decoded cycle counter */
-	uint64_t last_cycle;     /* expected cycle of the last decoded item */
-	uint64_t last_ts;        /* expected timestamp of the last decoded item */
-	int have_last;
-	const struct prog_ev *const *exp; /* expected items, to check cycles and timestamps */
-	uint32_t nexp;
-	int check_cc;
-	int no_ts;               /* timestamps not checked (trace lost to overflows) */
-	uint32_t segs;
-	int errors;
-	unsigned isyncs, periodic, wpus, excs, atoms, branches, ts, cids, vmids, erets, triggers;
-	char msg[256];
-};
-
-static inline void chk_fail(struct chk *c, const struct pft_packet *k, const char *what)
+void chk_fail(struct chk *c, const struct pft_packet *k, const char *what)
 {
 	if (!c->errors)
 		snprintf(c->msg, sizeof(c->msg), "offset %llu (%s): %s",
@@ -53,7 +15,7 @@ static inline void chk_fail(struct chk *c, const struct pft_packet *k, const cha
 	c->errors++;
 }
 
-static inline void chk_emit(struct chk *c, uint64_t addr, unsigned exc)
+static void chk_emit(struct chk *c, uint64_t addr, unsigned exc)
 {
 	if (c->nout == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 4096;
@@ -70,7 +32,7 @@ static inline void chk_emit(struct chk *c, uint64_t addr, unsigned exc)
 	o->vmid = c->vmid;
 }
 
-static inline const struct prog_insn *chk_insn(const struct chk *c, uint64_t a)
+static const struct prog_insn *chk_insn(const struct chk *c, uint64_t a)
 {
 	for (int i = 0; i < 2; i++) {
 		const struct prog_region *r = &c->g->r[i];
@@ -81,14 +43,14 @@ static inline const struct prog_insn *chk_insn(const struct chk *c, uint64_t a)
 	return NULL;
 }
 
-static inline int chk_is_wp(const struct chk *c, const struct prog_insn *in)
+static int chk_is_wp(const struct chk *c, const struct prog_insn *in)
 {
 	return in->wp_class != PFT_WP_NONE && (in->wp_class != PFT_WP_BARRIER || c->f.dmb_waypoint);
 }
 
 /* The decoded cycle counter must equal the cycle of the item just decoded
  * (the expected item at the same position). */
-static inline void chk_cycles(struct chk *c, const struct pft_packet *k)
+static void chk_cycles(struct chk *c, const struct pft_packet *k)
 {
 	if (!c->check_cc || !c->nout || c->nout > c->nexp)
 		return;
@@ -103,8 +65,8 @@ static inline void chk_cycles(struct chk *c, const struct pft_packet *k)
 
 /* Decode from the current address to the next waypoint (an atom, or the
  * implied E atom of a branch packet when branch != 0). */
-static inline const struct prog_insn *chk_to_wp(struct chk *c, const struct pft_packet *k,
-						int e, int branch)
+static const struct prog_insn *chk_to_wp(struct chk *c, const struct pft_packet *k, int e,
+					 int branch)
 {
 	for (unsigned guard = 0; guard < 200000; guard++) {
 		const struct prog_insn *in = chk_insn(c, c->addr);
@@ -152,7 +114,7 @@ static inline const struct prog_insn *chk_to_wp(struct chk *c, const struct pft_
 	return NULL;
 }
 
-static inline int chk_packet(const struct pft_packet *k, void *arg)
+int chk_packet(const struct pft_packet *k, void *arg)
 {
 	struct chk *c = arg;
 	switch (k->type) {
@@ -280,5 +242,3 @@ static inline int chk_packet(const struct pft_packet *k, void *arg)
 	}
 	return c->errors ? 1 : 0;
 }
-
-#endif

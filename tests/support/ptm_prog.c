@@ -1,117 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Random programs for the software PTM tests and bench: real A32/T32
- * encodings written into two memory regions (an ARM one and a Thumb one),
- * generated lazily as execution reaches them, and a tiny abstract
- * interpreter that "executes" them: branch outcomes and indirect targets are
- * chosen at random, direct targets come from the encodings.  Every executed
- * instruction and exception is fed to a PTM and written to a log, the ground
- * truth the tests compare the decoded trace with. */
-#ifndef PFT_TEST_PTM_PROG_H
-#define PFT_TEST_PTM_PROG_H
+/* Random programs for the software PTM tests and bench (see ptm_prog.h). */
+#include "ptm_prog.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pft/isa.h"
-#include "pft/packet.h"
-#include "pft/ptm.h"
-
-#define PROG_REGION 0x10000u /* bytes per region */
-
-enum prog_kind {
-	PK_NOP = 0,   /* data processing, not a waypoint */
-	PK_DIRECT,    /* B, B<cond>, CBZ/CBNZ, BL, BLX imm */
-	PK_INDIRECT,  /* BX, BLX reg, LDR PC, POP {pc} */
-	PK_EXC_RET,   /* SUBS PC, LR / ERET */
-	PK_ISB,
-	PK_DMB,
-	PK_SVC
-};
-
-struct prog_insn {
-	uint32_t opcode;     /* A32 word, T32 hw1<<16|hw2, T16 hw */
-	uint64_t target;     /* direct branch target */
-	uint8_t size, isa, kind, cond; /* cond: 1 = can fail its condition */
-	uint8_t wp_class, link, ret, target_isa; /* ret: prefers the call stack */
-};
-
-struct prog_region {
-	uint64_t base;
-	uint8_t isa;
-	uint8_t mem[PROG_REGION];
-	uint8_t state[PROG_REGION / 2];   /* per halfword: 0 free, 1 start, 2 continuation,
-	                                     3 free but a branch target */
-	struct prog_insn insn[PROG_REGION / 2];
-};
-
-struct prog_frame {
-	uint64_t ret;
-	uint32_t cid;
-	uint8_t isa, ns, hyp, vmid, prohib;
-};
-
-/* One executed instruction or exception of the log. */
-struct prog_ev {
-	uint64_t addr;       /* insn address, or exception vector */
-	uint64_t cycle;
-	uint64_t ts;
-	uint32_t cid;
-	uint32_t blk;        /* block number */
-	uint8_t exc;         /* 0 = instruction, else exception type */
-	uint8_t isa, ns, hyp, vmid, wp;
-	uint8_t dropped;     /* instruction the trace cannot show (before a reset) */
-	uint8_t prohib;      /* executed (or taken) in a prohibited region */
-};
-
-struct prog_blk {
-	uint64_t start, end;  /* START and END addresses (3.4.1) */
-	uint32_t first, n;    /* events [first, first+n) */
-	uint32_t n_insn;
-	uint8_t ns, hyp, exc;
-	uint8_t end_t32;      /* the last instruction is a 32-bit Thumb one */
-};
-
-struct prog_opts {
-	uint8_t thumb_vectors;  /* vectors in the Thumb region */
-	uint8_t security;       /* change NS on exceptions */
-	uint8_t hyp;            /* v1.1: Hyp changes */
-	uint8_t cid_changes, vmid_changes;
-	uint8_t exceptions;     /* per-mille chance of an exception after an insn */
-	uint8_t debug;          /* per-mille chance of a debug entry */
-	uint8_t resets;
-	uint8_t prohibited;     /* some SMCs enter a prohibited region (4.7) */
-	uint8_t no_eret;        /* exception returns only as SUBS PC, LR (OpenCSD 1.3.3
-	                           does not take ERET for a waypoint) */
-};
-
-struct prog {
-	struct prog_region r[2]; /* 0 = ARM, 1 = Thumb */
-	uint64_t rng;
-	struct prog_opts o;
-	/* processor state */
-	uint64_t pc, cycle;
-	uint32_t cid;
-	uint8_t isa, ns, hyp, vmid, prohib;
-	uint8_t just_left;      /* left a prohibited region; nothing executed since */
-	struct prog_frame calls[32];
-	unsigned ncalls;
-	struct prog_frame excs[8];
-	unsigned nexcs;
-	/* log */
-	struct prog_ev *ev;
-	uint32_t nev, cap;
-	struct prog_blk *blk;
-	uint32_t nblk, blkcap;
-	uint32_t cur_blk_first;
-	uint64_t cur_blk_start;
-	int fed_errors;
-	uint8_t dmb_wp;         /* ETMCCER[24]: DMB/DSB end blocks */
-	uint64_t gen_pc;        /* instruction being generated */
-};
-
-static inline uint64_t prog_rand(struct prog *g)
+static uint64_t prog_rand(struct prog *g)
 {
 	g->rng ^= g->rng >> 12;
 	g->rng ^= g->rng << 25;
@@ -119,12 +14,12 @@ static inline uint64_t prog_rand(struct prog *g)
 	return g->rng * 0x2545F4914F6CDD1Dull;
 }
 
-static inline unsigned prog_rn(struct prog *g, unsigned n)
+static unsigned prog_rn(struct prog *g, unsigned n)
 {
 	return (unsigned)(prog_rand(g) % n);
 }
 
-static inline struct prog_region *prog_reg(struct prog *g, uint64_t addr)
+static struct prog_region *prog_reg(struct prog *g, uint64_t addr)
 {
 	for (int i = 0; i < 2; i++)
 		if (addr >= g->r[i].base && addr < g->r[i].base + PROG_REGION)
@@ -132,9 +27,7 @@ static inline struct prog_region *prog_reg(struct prog *g, uint64_t addr)
 	return NULL;
 }
 
-/* ---- encodings ---- */
-
-static inline uint32_t enc_t32_branch(uint64_t pc, uint64_t target, int link, int blx)
+static uint32_t enc_t32_branch(uint64_t pc, uint64_t target, int link, int blx)
 {
 	/* B.W T4 / BL T1 / BLX T2: offset from Align(PC+4, 4) for BLX */
 	uint64_t base = blx ? ((pc + 4) & ~3ull) : pc + 4;
@@ -152,7 +45,7 @@ static inline uint32_t enc_t32_branch(uint64_t pc, uint64_t target, int link, in
 	return hw1 << 16 | hw2;
 }
 
-static inline void prog_put(struct prog_region *r, uint64_t addr, const struct prog_insn *in)
+static void prog_put(struct prog_region *r, uint64_t addr, const struct prog_insn *in)
 {
 	uint32_t o = (uint32_t)(addr - r->base);
 	if (in->size == 4 && in->isa == PFT_ISA_ARM) {
@@ -176,8 +69,8 @@ static inline void prog_put(struct prog_region *r, uint64_t addr, const struct p
 
 /* A random branch target in region r that is free or an instruction
  * start, aligned for the region's ISA, within [lo, hi]. */
-static inline int prog_pick(struct prog *g, struct prog_region *r, uint64_t lo, uint64_t hi,
-			    uint64_t *out)
+static int prog_pick(struct prog *g, struct prog_region *r, uint64_t lo, uint64_t hi,
+		     uint64_t *out)
 {
 	uint64_t rlo = r->base, rhi = r->base + PROG_REGION - 16;
 	unsigned align = r->isa == PFT_ISA_ARM ? 4 : 2;
@@ -201,13 +94,13 @@ static inline int prog_pick(struct prog *g, struct prog_region *r, uint64_t lo, 
 	return 0;
 }
 
-static inline int prog_free(const struct prog_region *r, uint64_t a)
+static int prog_free(const struct prog_region *r, uint64_t a)
 {
 	return a < r->base + PROG_REGION && r->state[(a - r->base) / 2] == 0;
 }
 
 /* Generate the instruction at pc (region r, its ISA). */
-static inline void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
+static void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 {
 	struct prog_insn in;
 	int arm = r->isa == PFT_ISA_ARM;
@@ -384,7 +277,7 @@ nop16:
 	prog_put(r, pc, &in);
 }
 
-static inline const struct prog_insn *prog_fetch(struct prog *g, uint64_t pc)
+static const struct prog_insn *prog_fetch(struct prog *g, uint64_t pc)
 {
 	struct prog_region *r = prog_reg(g, pc);
 	if (!r)
@@ -397,7 +290,7 @@ static inline const struct prog_insn *prog_fetch(struct prog *g, uint64_t pc)
 	return &r->insn[o];
 }
 
-static inline uint64_t prog_vector(const struct prog *g, unsigned type)
+static uint64_t prog_vector(const struct prog *g, unsigned type)
 {
 	static const uint8_t off[16] = { 0, 0, 0x08, 0x14, 0x10, 0x18, 0, 0,
 					 0x00, 0x04, 0x08, 0x0C, 0x10, 0x14, 0x18, 0x1C };
@@ -405,9 +298,7 @@ static inline uint64_t prog_vector(const struct prog *g, unsigned type)
 	return r->base + 0x40 + off[type & 15];
 }
 
-/* ---- the log ---- */
-
-static inline struct prog_ev *prog_log(struct prog *g)
+static struct prog_ev *prog_log(struct prog *g)
 {
 	if (g->nev == g->cap) {
 		g->cap = g->cap ? 2 * g->cap : 4096;
@@ -419,7 +310,7 @@ static inline struct prog_ev *prog_log(struct prog *g)
 	return e;
 }
 
-static inline void prog_end_block(struct prog *g, uint64_t next_start, uint8_t exc)
+static void prog_end_block(struct prog *g, uint64_t next_start, uint8_t exc)
 {
 	if (g->nblk == g->blkcap) {
 		g->blkcap = g->blkcap ? 2 * g->blkcap : 1024;
@@ -454,12 +345,12 @@ static inline void prog_end_block(struct prog *g, uint64_t next_start, uint8_t e
 }
 
 /* timestamp as a function of the cycle counter */
-static inline uint64_t prog_ts(uint64_t cycle)
+static uint64_t prog_ts(uint64_t cycle)
 {
 	return 0x100000000ull + cycle / 3;
 }
 
-static inline void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned type, int v11)
+static void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned type, int v11)
 {
 	struct pft_ptm_exception e;
 	memset(&e, 0, sizeof(e));
@@ -527,7 +418,7 @@ static inline void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned 
 	prog_end_block(g, e.vector, (uint8_t)type);
 }
 
-static inline void prog_random_target(struct prog *g, uint64_t *t, uint8_t *isa)
+static void prog_random_target(struct prog *g, uint64_t *t, uint8_t *isa)
 {
 	int which = prog_rn(g, 2);
 	struct prog_region *r = &g->r[which];
@@ -538,7 +429,7 @@ static inline void prog_random_target(struct prog *g, uint64_t *t, uint8_t *isa)
 
 /* Execute one instruction (and maybe an exception after it).  ptm may be
  * NULL (dry run).  Returns 0, or -1 if the program went astray. */
-static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
+static int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
 {
 	(void)v11;
 	const struct prog_insn *in = prog_fetch(g, g->pc);
@@ -680,7 +571,7 @@ static inline int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int cl
 	return svc;
 }
 
-static inline void prog_init(struct prog *g, uint64_t seed, const struct prog_opts *o)
+void prog_init(struct prog *g, uint64_t seed, const struct prog_opts *o)
 {
 	memset(g, 0, sizeof(*g));
 	g->rng = seed * 0x9E3779B97F4A7C15ull + 1;
@@ -707,14 +598,13 @@ static inline void prog_init(struct prog *g, uint64_t seed, const struct prog_op
 	g->cur_blk_start = g->pc;
 }
 
-static inline void prog_fini(struct prog *g)
+void prog_fini(struct prog *g)
 {
 	free(g->ev);
 	free(g->blk);
 }
 
-/* Run n instructions with random exceptions and debug entries. */
-static inline int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int v11, int classify)
+int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int v11, int classify)
 {
 	for (unsigned i = 0; i < n; i++) {
 		int svc = prog_step(g, ptm, v11, classify);
@@ -756,5 +646,3 @@ static inline int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int 
 	}
 	return 0;
 }
-
-#endif
