@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* ETMv3 features from raw ETMCR / ETMCCER / ETMIDR / ETMTRACEIDR (register
+ * bits: doc/etm3.md, "Configuration"). */
+#include <stdio.h>
+#include <string.h>
+
+#include "pft/etm3.h"
+
+int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_features *f,
+			     char *msg, size_t cap)
+{
+	static const uint8_t cid_bytes[4] = { 0, 1, 2, 4 };
+	uint32_t cr, idr, ccer;
+	unsigned major;
+
+	if (msg && cap)
+		msg[0] = '\0';
+	if (!cfg || !f)
+		return -PFT_E_INVAL;
+	memset(f, 0, sizeof(*f));
+	if (cfg->size < sizeof(*cfg)) {
+		if (msg)
+			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", cfg->size);
+		return -PFT_E_INVAL;
+	}
+	cr = cfg->etmcr;
+	idr = cfg->etmidr;
+	ccer = cfg->etmccer;
+	major = (idr >> 8) & 0xF;
+	f->minor = (idr >> 4) & 0xF;
+	f->data_value = (cr >> 2) & 1;
+	f->data_address = (cr >> 3) & 1;
+	f->branch_broadcast = (cr >> 8) & 1;
+	f->cycle_accurate = (cr >> 12) & 1;
+	f->contextid_bytes = cid_bytes[(cr >> 14) & 3];
+	f->data_only = (cr >> 20) & 1;
+	f->timestamps = (cr >> 28) & 1;
+	f->vmid = (cr >> 30) & 1;
+	f->security_ext = (idr >> 19) & 1;
+	f->alt_branch = ((idr >> 20) & 1) && f->minor >= 4;
+	f->virt_ext = (ccer >> 26) & 1;
+	f->ts_bits = ((ccer >> 29) & 1) ? 64 : 48;
+	f->trace_id = cfg->etmtraceidr & 0x7F;
+
+	if (major != 2) {
+		if (msg)
+			snprintf(msg, cap,
+				 "ETMIDR 0x%08X: major version %u is not ETMv3 (an ETMv3 reads 2 in bits [11:8]%s)",
+				 (unsigned)idr, major, major == 3 ? "; 3 is a PTM (PFT)" : "");
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->minor > 5) {
+		if (msg)
+			snprintf(msg, cap, "ETMIDR 0x%08X: ETMv3 minor version %u is unknown (0..5)",
+				 (unsigned)idr, f->minor);
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->trace_id == 0 || f->trace_id >= 0x70) {
+		if (msg)
+			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: trace ID 0x%02X is reserved (valid IDs are 0x01-0x6F)",
+				 (unsigned)cfg->etmtraceidr, f->trace_id);
+		return -PFT_E_BAD_CONFIG;
+	}
+	if (f->data_only && !f->data_value && !f->data_address) {
+		if (msg)
+			snprintf(msg, cap, "ETMCR 0x%08X: data-only mode (bit 20) without data value or address tracing (bits 2, 3)",
+				 (unsigned)cr);
+		return -PFT_E_BAD_CONFIG;
+	}
+	return 0;
+}

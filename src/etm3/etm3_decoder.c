@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The ETMv3 stream decoder: A-sync search, unsynced runs, packets that
+ * straddle chunks, errors and resynchronisation (doc/etm3.md, "Stream").
+ * Packets themselves are read by etm3_read(). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "etm3/etm3_internal.h"
+
+#define RUN_SPLIT (1ull << 30) /* an unsynced run is reported at this size */
+#define MAX_ZEROS (1ull << 29) /* zeros before an A-sync's 0x80 beyond this are unsynced */
+#define CARRY_CAP 32
+
+struct pft_etm3_decoder {
+	struct pft_etm3_features f;
+	struct etm3_state st;
+	const uint8_t *buf;
+	size_t len, pos;
+	uint64_t base;      /* stream offset of buf[0] */
+	uint64_t next_off;  /* offset of the next item */
+	int ended, synced, in_async;
+	/* unsynced run and the zeros that may start an A-sync */
+	uint64_t run, zeros;
+	uint8_t run_bytes[16];
+	/* partial packet from the previous chunk */
+	uint8_t carry[CARRY_CAP];
+	size_t carry_len;
+	int have_pending;
+	struct pft_etm3_packet pending;
+};
+
+struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config *cfg)
+{
+	struct pft_etm3_decoder *d;
+	struct pft_etm3_features f;
+
+	if (pft_etm3_config_features(cfg, &f, NULL, 0))
+		return NULL;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return NULL;
+	d->f = f;
+	etm3_state_reset(&d->st);
+	return d;
+}
+
+void pft_etm3_decoder_free(struct pft_etm3_decoder *dec)
+{
+	free(dec);
+}
+
+int pft_etm3_feed(struct pft_etm3_decoder *d, const uint8_t *buf, size_t len)
+{
+	if (!d || (!buf && len) || d->ended || d->pos < d->len || d->have_pending)
+		return -PFT_E_INVAL;
+	d->base += d->len;
+	d->buf = buf;
+	d->len = len;
+	d->pos = 0;
+	return 0;
+}
+
+int pft_etm3_end(struct pft_etm3_decoder *d)
+{
+	if (!d)
+		return -PFT_E_INVAL;
+	d->ended = 1;
+	return 0;
+}
+
+void pft_etm3_resync(struct pft_etm3_decoder *d)
+{
+	if (!d)
+		return;
+	d->synced = 0;
+	d->in_async = 0;
+	d->carry_len = 0;
+	etm3_state_reset(&d->st);
+}
+
+uint64_t pft_etm3_get_offset(const struct pft_etm3_decoder *d)
+{
+	return d ? d->next_off : 0;
+}
+
+/* Item covering the next `size` bytes of the stream; raw bytes from src. */
+static void put_item(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, unsigned type,
+		     uint64_t size, const uint8_t *src, size_t nsrc)
+{
+	pkt->type = (uint16_t)type;
+	pkt->offset = d->next_off;
+	pkt->size = (uint32_t)size;
+	pkt->nbytes = (uint8_t)(nsrc < PFT_ETM3_MAX_BYTES ? nsrc : PFT_ETM3_MAX_BYTES);
+	if (src)
+		memcpy(pkt->bytes, src, pkt->nbytes);
+	d->next_off += size;
+}
+
+static void put_zeros_item(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt,
+			   unsigned type, uint64_t size)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	put_item(d, pkt, type, size, NULL, size < PFT_ETM3_MAX_BYTES ? (size_t)size
+								   : PFT_ETM3_MAX_BYTES);
+	if (type == PFT_ETM3_ASYNC && size <= PFT_ETM3_MAX_BYTES)
+		pkt->bytes[size - 1] = 0x80;
+}
+
+static void put_run(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
+{
+	size_t nb = d->run < 16 ? (size_t)d->run : 16;
+	memset(pkt, 0, sizeof(*pkt));
+	put_item(d, pkt, PFT_ETM3_UNSYNCED, d->run, d->run_bytes, nb);
+	d->run = 0;
+}
+
+static void run_add(struct pft_etm3_decoder *d, uint64_t zeros, uint8_t byte)
+{
+	uint64_t i;
+	for (i = 0; i < zeros && d->run + i < 16; i++)
+		d->run_bytes[d->run + i] = 0;
+	d->run += zeros;
+	if (d->run < 16)
+		d->run_bytes[d->run] = byte;
+	d->run++;
+}
+
+/* Unsynchronised: skip bytes up to an A-sync.  1 with an item, 0 when the
+ * chunk is used up. */
+static int scan_unsynced(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
+{
+	while (d->pos < d->len) {
+		uint8_t b = d->buf[d->pos++];
+		if (b == 0) {
+			if (d->zeros == MAX_ZEROS)
+				run_add(d, 0, 0);
+			else
+				d->zeros++;
+		} else if (b == 0x80 && d->zeros >= 5) {
+			uint64_t asz = d->zeros + 1;
+			d->zeros = 0;
+			d->synced = 1;
+			etm3_state_reset(&d->st);
+			if (d->run) {
+				put_run(d, pkt);
+				d->have_pending = 1;
+				put_zeros_item(d, &d->pending, PFT_ETM3_ASYNC, asz);
+				return 1;
+			}
+			put_zeros_item(d, pkt, PFT_ETM3_ASYNC, asz);
+			return 1;
+		} else {
+			run_add(d, d->zeros, b);
+			d->zeros = 0;
+		}
+		if (d->run >= RUN_SPLIT) {
+			put_run(d, pkt);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Synchronised, inside zeros that began at a 0x00 header. */
+static int scan_async(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
+{
+	while (d->pos < d->len) {
+		uint8_t b = d->buf[d->pos];
+		if (b == 0 && d->zeros < MAX_ZEROS) {
+			d->zeros++;
+			d->pos++;
+			continue;
+		}
+		d->in_async = 0;
+		if (b == 0x80 && d->zeros >= 5) {
+			d->pos++;
+			put_zeros_item(d, pkt, PFT_ETM3_ASYNC, d->zeros + 1);
+		} else {
+			/* the zeros are an error; the byte is searched again */
+			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
+			pkt->reason = PFT_E3ERR_BAD_ASYNC;
+			pft_etm3_resync(d);
+		}
+		d->zeros = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static void put_error(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_t size,
+		      const uint8_t *src, unsigned reason)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	put_item(d, pkt, PFT_ETM3_ERROR, size, src, size);
+	pkt->reason = (uint8_t)reason;
+	pft_etm3_resync(d);
+}
+
+int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_t size)
+{
+	int r;
+
+	if (!d || !pkt || size < sizeof(*pkt))
+		return -PFT_E_INVAL;
+	if (d->have_pending) {
+		*pkt = d->pending;
+		d->have_pending = 0;
+		return 0;
+	}
+	for (;;) {
+		if (!d->synced) {
+			if (scan_unsynced(d, pkt))
+				return 0;
+			if (!d->ended)
+				return -PFT_E_AGAIN;
+			if (d->run || d->zeros) {
+				if (d->zeros)
+					run_add(d, d->zeros - 1, 0);
+				d->zeros = 0;
+				put_run(d, pkt);
+				return 0;
+			}
+			return -PFT_E_EOS;
+		}
+		if (d->in_async) {
+			if (scan_async(d, pkt))
+				return 0;
+			if (!d->ended)
+				return -PFT_E_AGAIN;
+			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
+			pkt->reason = PFT_E3ERR_TRUNCATED;
+			d->zeros = 0;
+			pft_etm3_resync(d);
+			return 0;
+		}
+		if (d->carry_len) {
+			size_t have = d->carry_len, take = d->len - d->pos;
+			if (take > CARRY_CAP - have)
+				take = CARRY_CAP - have;
+			memcpy(d->carry + have, d->buf + d->pos, take);
+			memset(pkt, 0, sizeof(*pkt));
+			r = etm3_read(&d->f, &d->st, d->carry, have + take, pkt);
+			if (r == 0) {
+				d->pos += take;
+				if (!d->ended) {
+					d->carry_len = have + take;
+					return -PFT_E_AGAIN;
+				}
+				put_error(d, pkt, have + take, d->carry, PFT_E3ERR_TRUNCATED);
+				return 0;
+			}
+			d->carry_len = 0;
+			if (r < 0) {
+				unsigned why = pkt->reason;
+				d->pos += (size_t)-r - have;
+				put_error(d, pkt, (size_t)-r, d->carry, why);
+				return 0;
+			}
+			d->pos += (size_t)r - have;
+			put_item(d, pkt, pkt->type, (uint64_t)r, d->carry, (size_t)r);
+			return 0;
+		}
+		if (d->pos >= d->len) {
+			if (!d->ended)
+				return -PFT_E_AGAIN;
+			return -PFT_E_EOS;
+		}
+		if (d->buf[d->pos] == 0) {
+			d->in_async = 1;
+			d->zeros = 1;
+			d->pos++;
+			continue;
+		}
+		memset(pkt, 0, sizeof(*pkt));
+		r = etm3_read(&d->f, &d->st, d->buf + d->pos, d->len - d->pos, pkt);
+		if (r > 0) {
+			put_item(d, pkt, pkt->type, (uint64_t)r, d->buf + d->pos, (size_t)r);
+			d->pos += (size_t)r;
+			return 0;
+		}
+		if (r < 0) {
+			unsigned why = pkt->reason;
+			put_error(d, pkt, (size_t)-r, d->buf + d->pos, why);
+			d->pos += (size_t)-r;
+			return 0;
+		}
+		/* partial packet: keep it for the next chunk */
+		if (d->ended) {
+			size_t rest = d->len - d->pos;
+			put_error(d, pkt, rest, d->buf + d->pos, PFT_E3ERR_TRUNCATED);
+			d->pos = d->len;
+			return 0;
+		}
+		memcpy(d->carry, d->buf + d->pos, d->len - d->pos);
+		d->carry_len = d->len - d->pos;
+		d->pos = d->len;
+		return -PFT_E_AGAIN;
+	}
+}
+
+int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+			   int (*cb)(const struct pft_etm3_packet *pkt, void *arg), void *arg)
+{
+	struct pft_etm3_decoder *d;
+	struct pft_etm3_packet p;
+	int r;
+
+	if (!cb || (!buf && len))
+		return -PFT_E_INVAL;
+	d = pft_etm3_decoder_alloc(cfg);
+	if (!d)
+		return -PFT_E_BAD_CONFIG;
+	pft_etm3_feed(d, buf, len);
+	pft_etm3_end(d);
+	while ((r = pft_etm3_next(d, &p, sizeof(p))) == 0) {
+		r = cb(&p, arg);
+		if (r)
+			break;
+	}
+	pft_etm3_decoder_free(d);
+	return r == -PFT_E_EOS ? 0 : r;
+}
