@@ -233,6 +233,25 @@ PFT_API void pft_rec_pipe_sink(struct pft_rec_pipe *p, struct pft_rec_sink *sink
  * (or stop_addr when known). */
 PFT_API int pft_rec_pipe_end(struct pft_rec_pipe *p, uint64_t stop_addr, enum pft_isa stop_isa, int have_stop);
 
+/* ---- the PTM sink (record_ptm.c) ---------------------------------------- */
+
+struct pft_ptm;
+struct pft_rec_ptm;
+/* A sink over a software PTM whose registers are set (ETMCR.Programming
+ * clear); it takes ownership of ptm.  frames: drain CoreSight frames (1) or
+ * raw bytes (0).  The global timestamp is the cycle count scaled from
+ * cpu_freq to ts_freq.  0, -PFT_E_INVAL or -PFT_E_NOMEM. */
+PFT_API int pft_rec_ptm_alloc(struct pft_rec_ptm **out, struct pft_ptm *ptm, int frames,
+                              uint64_t cpu_freq, uint64_t ts_freq);
+PFT_API void pft_rec_ptm_free(struct pft_rec_ptm *rp); /* and its PTM */
+/* The consumer the pipeline feeds (end flushes the PTM and drains it). */
+PFT_API void pft_rec_ptm_consumer(struct pft_rec_ptm *rp, struct pft_rec_consumer *c);
+PFT_API struct pft_ptm *pft_rec_ptm_ptm(struct pft_rec_ptm *rp);
+/* The trace drained so far (all of it after the consumer's end). */
+PFT_API const uint8_t *pft_rec_ptm_trace(const struct pft_rec_ptm *rp, size_t *len);
+/* Waypoints marked condition failed by the sink's own rule (see record_ptm.c). */
+PFT_API uint64_t pft_rec_ptm_failed_marked(const struct pft_rec_ptm *rp);
+
 #ifdef __cplusplus
 }
 #endif

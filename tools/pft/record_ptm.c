@@ -7,13 +7,7 @@
  * then --range/--exclude-range (address range comparators and ETMTECR1),
  * --sync-freq, and --reg NAME=VALUE last.
  *
- * Feeding: every completed instruction becomes a pft_ptm_insn the PTM
- * classifies itself (PFT_PTM_I_CLASSIFY).  A waypoint is marked condition
- * failed (an N atom) when the source says its condition failed, when it is
- * a direct branch whose successor is not its target (not taken: B<cond>,
- * CBZ/CBNZ), or, for sources that do not know the flags (logs), when it is
- * conditional and falls through.  With timestamps on, the global timestamp
- * counter is the cycle counter scaled from --cpu-freq to --ts-freq.
+ * Feeding: the PTM sink of the record part (pft_rec_ptm, pft/record.h).
  *
  * Output: the drained bytes, raw or in CoreSight frames (--format), are
  * kept in memory and written with pft_snapshot_write() beside memory dumps
@@ -131,20 +125,12 @@ int record_ptm_option(struct record_ptm_opts *o, int opt, const char *arg, const
 	return -1;
 }
 
-#define TRACE_CHUNK 65536
 
 struct record_ptm {
-	struct pft_ptm *ptm;
+	struct pft_ptm *ptm;    /* owned by sink once it exists */
+	struct pft_rec_ptm *sink;
 	int frames;
-	uint8_t *buf;
-	size_t len, cap;
-	uint64_t cpu_freq, ts_freq;
-	int timestamps;
-	unsigned isa_opts;
-	uint64_t failed_marked;
-	int in_untraced;        /* inside an untraced handler (prohibited region) */
 	int all_regs;           /* --regs: list every register in the device ini */
-	uint32_t cid;           /* context ID of the last instruction */
 	struct { unsigned regno; uint32_t value; } extra[RECORD_PTM_MAX_REGS + 2 * RECORD_PTM_MAX_RANGES + 2];
 	unsigned nextra;
 	int err;
@@ -285,8 +271,6 @@ int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
 	struct record_ptm *rp;
 	struct pft_config cfg;
 	struct pft_ptm_params params;
-	struct pft_features f;
-	uint32_t v;
 
 	*out = NULL;
 	if (o->io.format >= 0 && o->io.format != PFT_FRAME_RAW && o->io.format != PFT_FRAME_CORESIGHT) {
@@ -326,146 +310,22 @@ int record_ptm_open(struct record_ptm **out, const struct record_ptm_opts *o,
 	}
 	rp->frames = o->io.format != PFT_FRAME_RAW;
 	rp->all_regs = o->regs_ini != NULL;
-	rp->cpu_freq = cpu_freq;
-	rp->ts_freq = ts_freq;
 	if (configure(rp, o, cmd) < 0) {
 		record_ptm_free(rp);
 		return PFT_EXIT_USAGE;
 	}
-	if (pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMCR, &cfg.etmcr) == 0 &&
-	    pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMCCER, &cfg.etmccer) == 0 &&
-	    pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMIDR, &cfg.etmidr) == 0 &&
-	    pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMTRACEIDR, &v) == 0) {
-		cfg.etmtraceidr = v;
-		(void)pft_config_features(&cfg, &f);
-		rp->timestamps = f.timestamps;
-		rp->isa_opts = f.dmb_waypoint ? PFT_ISA_OPT_DMB_WAYPOINT : 0;
+	if (pft_rec_ptm_alloc(&rp->sink, rp->ptm, rp->frames, cpu_freq, ts_freq) < 0) {
+		cli_error(cmd, "out of memory");
+		record_ptm_free(rp);
+		return PFT_EXIT_USAGE;
 	}
 	*out = rp;
 	return PFT_EXIT_OK;
 }
 
-static int drain(struct record_ptm *rp, int final)
-{
-	for (;;) {
-		int64_t got;
-
-		if (rp->cap - rp->len < TRACE_CHUNK) {
-			size_t ncap = rp->cap ? rp->cap * 2 : 4 * TRACE_CHUNK;
-			uint8_t *nb = realloc(rp->buf, ncap);
-
-			if (!nb)
-				return -PFT_E_NOMEM;
-			rp->buf = nb;
-			rp->cap = ncap;
-		}
-		if (rp->frames)
-			got = pft_ptm_read_frames(rp->ptm, rp->buf + rp->len, TRACE_CHUNK, final);
-		else
-			got = (int64_t)pft_ptm_read(rp->ptm, rp->buf + rp->len, TRACE_CHUNK);
-		if (got < 0)
-			return (int)got;
-		rp->len += (size_t)got;
-		if (got == 0 || (!final && pft_ptm_pending(rp->ptm) < TRACE_CHUNK))
-			return 0;
-	}
-}
-
-static void timestamp(struct record_ptm *rp, uint64_t cycle)
-{
-	uint64_t ts;
-
-	if (!rp->timestamps)
-		return;
-	ts = rp->ts_freq == rp->cpu_freq ? cycle :
-	     (uint64_t)((double)cycle * (double)rp->ts_freq / (double)rp->cpu_freq);
-	pft_ptm_timestamp(rp->ptm, ts, 0);
-}
-
-static int on_insn(void *ctx, const struct pft_rec_full *f)
-{
-	struct record_ptm *rp = ctx;
-	struct pft_ptm_insn pi;
-	struct pft_insn_info info;
-	uint8_t b[4];
-	uint32_t op = f->in.opcode;
-	int failed = f->in.cond == 0, rc;
-	unsigned i;
-
-	if (f->in.size == 4 && f->in.isa != PFT_ISA_ARM)
-		op = (op >> 16) | (op << 16);
-	for (i = 0; i < 4; i++)
-		b[i] = (uint8_t)(op >> (8 * i));
-	if (!failed && pft_isa_decode((enum pft_isa)f->in.isa, f->in.addr, b, f->in.size,
-	                              rp->isa_opts, &info) == 0 &&
-	    pft_isa_is_waypoint(&info, rp->isa_opts)) {
-		if (info.flags & PFT_INSN_F_TARGET)
-			failed = f->next_addr != info.target || f->next_isa != info.target_isa;
-		else if (f->in.cond < 0 && f->in.condcode != 14)
-			failed = f->next_addr == f->in.addr + f->in.size;
-		rp->failed_marked += failed && f->in.cond != 0;
-	}
-	memset(&pi, 0, sizeof(pi));
-	pi.addr = f->in.addr;
-	pi.next_addr = f->next_addr;
-	pi.cycle = f->cycle;
-	pi.opcode = f->in.opcode;
-	pi.flags = PFT_PTM_I_CLASSIFY | (failed ? PFT_PTM_I_COND_FAILED : 0) |
-	           (f->in.user ? PFT_PTM_I_USER : 0);
-	pi.context_id = f->in.context_id;
-	rp->cid = f->in.context_id;
-	pi.isa = f->in.isa;
-	pi.next_isa = f->next_isa;
-	pi.size = f->in.size;
-	timestamp(rp, f->cycle);
-	if (rp->in_untraced) {
-		rp->in_untraced = 0;
-		rc = pft_ptm_prohibited(rp->ptm, 0, f->cycle);
-		if (rc < 0)
-			return rc;
-	}
-	rc = pft_ptm_insn(rp->ptm, &pi);
-	if (rc == 0 && pft_ptm_pending(rp->ptm) >= TRACE_CHUNK)
-		rc = drain(rp, 0);
-	return rc;
-}
-
-static int on_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
-{
-	struct record_ptm *rp = ctx;
-	struct pft_ptm_exception pe;
-
-	memset(&pe, 0, sizeof(pe));
-	pe.vector = x->vector;
-	pe.pref_return = x->pref_return;
-	pe.cycle = cycle;
-	pe.type = x->type;
-	pe.isa = x->isa;
-	pe.context_id = rp->cid;
-	if (x->untraced) {
-		pe.flags |= PFT_PTM_E_PROHIBITED;
-		rp->in_untraced = 1;
-	}
-	timestamp(rp, cycle);
-	return pft_ptm_exception(rp->ptm, &pe);
-}
-
-static int on_end(void *ctx, uint64_t cycle)
-{
-	struct record_ptm *rp = ctx;
-	int rc;
-
-	timestamp(rp, cycle);
-	rc = pft_ptm_flush(rp->ptm);
-	return rc < 0 ? rc : drain(rp, 1);
-}
-
 void record_ptm_consumer(struct record_ptm *rp, struct pft_rec_consumer *c)
 {
-	c->insn = on_insn;
-	c->exception = on_exc;
-	c->end = on_end;
-	c->ctx = rp;
+	pft_rec_ptm_consumer(rp->sink, c);
 }
 
 /* Registers beyond the six pft_snapshot_write records go into [regs] too. */
@@ -541,8 +401,7 @@ int record_ptm_write(struct record_ptm *rp, const char *dir,
 		}
 	spec.mem = mem;
 	spec.n_mem = n;
-	spec.trace = rp->buf ? rp->buf : (const uint8_t *)"";
-	spec.trace_len = rp->len;
+	spec.trace = pft_rec_ptm_trace(rp->sink, &spec.trace_len);
 	spec.trace_format = rp->frames ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
 	rc = pft_snapshot_write(dir, &spec, msg, cap);
 	if (rc == 0)
@@ -553,13 +412,15 @@ int record_ptm_write(struct record_ptm *rp, const char *dir,
 void record_ptm_summary(const struct record_ptm *rp, FILE *f)
 {
 	struct pft_ptm_stats st;
+	size_t len;
 
 	pft_ptm_get_stats(rp->ptm, &st);
+	(void)pft_rec_ptm_trace(rp->sink, &len);
 	fprintf(f, "pft record: PTM: %llu instructions traced of %llu, %llu waypoints, "
 	        "%llu packets, %llu bytes (%zu in the buffer, %s)",
 	        (unsigned long long)st.traced_insns, (unsigned long long)st.insns,
 	        (unsigned long long)st.waypoints, (unsigned long long)st.packets,
-	        (unsigned long long)st.bytes, rp->len, rp->frames ? "CoreSight frames" : "raw");
+	        (unsigned long long)st.bytes, len, rp->frames ? "CoreSight frames" : "raw");
 	if (st.overflows)
 		fprintf(f, ", %llu overflows (%llu packets lost)", (unsigned long long)st.overflows,
 		        (unsigned long long)st.lost_packets);
@@ -570,7 +431,9 @@ void record_ptm_free(struct record_ptm *rp)
 {
 	if (!rp)
 		return;
-	pft_ptm_free(rp->ptm);
-	free(rp->buf);
+	if (rp->sink)
+		pft_rec_ptm_free(rp->sink); /* and the PTM */
+	else
+		pft_ptm_free(rp->ptm);
 	free(rp);
 }
