@@ -25,16 +25,16 @@
 static uint64_t pft_run(const struct pft_config *cfg, struct pft_image *img, const uint8_t *s,
 			size_t n)
 {
-	struct pft_flow_decoder *d = pft_flow_alloc(cfg, img);
+	struct pft_flow_decoder *d = pft_flow_decoder_alloc(cfg, img);
 	struct pft_flow_item it;
 	uint64_t insns = 0;
 
-	pft_flow_feed(d, s, n);
-	pft_flow_end(d);
-	while (pft_flow_next(d, &it, sizeof(it)) == 0)
+	pft_flow_decoder_feed(d, s, n);
+	pft_flow_decoder_end(d);
+	while (pft_flow_decoder_next(d, &it, sizeof(it)) == 0)
 		if (it.kind == PFT_FLOW_RANGE)
 			insns += it.ninsns;
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	return insns;
 }
 

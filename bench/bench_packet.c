@@ -10,7 +10,7 @@
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --data DIR    folder holding TC2/ and trace_cov_a15/ (default $PFT_DATA, else the checkout's data/)
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
- *   --only WHICH  run only "pft" (pft_pkt_next), "batch" (pft_pkt_next_batch)
+ *   --only WHICH  run only "pft" (pft_pkt_decoder_next), "batch" (pft_pkt_decoder_next_batch)
  *                 or "ocsd", e.g. to count instructions with valgrind:
  *                   valgrind --tool=callgrind --toggle-collect=run_pft \
  *                     bench_packet --mib 4 --reps 1 --only pft
@@ -23,8 +23,8 @@
  * ETMCR 0x10001000 (cycle-accurate, timestamps), ETMCCER 0x34C01AC2,
  * ETMIDR 0x411CF312.
  *
- * libpft: pft_pkt_feed, then every item pulled into a struct pft_packet, one
- * per pft_pkt_next call, and again BATCH per pft_pkt_next_batch call.
+ * libpft: pft_pkt_decoder_feed, then every item pulled into a struct pft_packet, one
+ * per pft_pkt_decoder_next call, and again BATCH per pft_pkt_decoder_next_batch call.
  * OpenCSD: a single-source decode tree with the PTM packet processor only
  * (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink callback.  Each counts the
  * packets (and the other items) it returns; the counts must agree (printed,
@@ -68,11 +68,11 @@ static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf,
 	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_pkt_feed(d, buf + pos, n);
+		pft_pkt_decoder_feed(d, buf + pos, n);
 		pos += n;
 		if (pos == len)
-			pft_pkt_end(d);
-		while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+			pft_pkt_decoder_end(d);
+		while ((r = pft_pkt_decoder_next(d, &p, sizeof(p))) == 0) {
 			if (p.type == PFT_PKT_UNSYNCED || p.type == PFT_PKT_ERROR)
 				c->other++;
 			else
@@ -86,7 +86,7 @@ static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf,
 	return r == -PFT_E_EOS ? t0 : -1;
 }
 
-/* The same with pft_pkt_next_batch() into an array of BATCH packets. */
+/* The same with pft_pkt_decoder_next_batch() into an array of BATCH packets. */
 #define BATCH 256
 
 static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t *buf, size_t len,
@@ -104,11 +104,11 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_pkt_feed(d, buf + pos, n);
+		pft_pkt_decoder_feed(d, buf + pos, n);
 		pos += n;
 		if (pos == len)
-			pft_pkt_end(d);
-		while ((r = pft_pkt_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
+			pft_pkt_decoder_end(d);
+		while ((r = pft_pkt_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
 			for (i = 0; i < r; i++) {
 				if (p[i].type == PFT_PKT_UNSYNCED || p[i].type == PFT_PKT_ERROR)
 					c->other++;

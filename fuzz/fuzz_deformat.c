@@ -25,12 +25,12 @@ static void deformat(enum pft_frame_format fmt, const uint8_t *d, size_t n, size
 	for (;;) {
 		if (pos < n) {
 			size_t c = n - pos < chunk ? n - pos : chunk;
-			ASSERT(pft_frame_feed(dec, d + pos, c) == 0);
+			ASSERT(pft_frame_decoder_feed(dec, d + pos, c) == 0);
 			pos += c;
 		} else {
-			ASSERT(pft_frame_end(dec) == 0);
+			ASSERT(pft_frame_decoder_end(dec) == 0);
 		}
-		while ((r = pft_frame_next(dec, &it, sizeof it)) == 0) {
+		while ((r = pft_frame_decoder_next(dec, &it, sizeof it)) == 0) {
 			items++;
 			ASSERT(it.len > 0);
 			ASSERT(it.capture_offset < n);
@@ -56,7 +56,7 @@ static void deformat(enum pft_frame_format fmt, const uint8_t *d, size_t n, size
 			break;
 	}
 	ASSERT(r == -PFT_E_EOS);
-	ASSERT(pft_frame_get_stats(dec, &st) == 0);
+	ASSERT(pft_frame_decoder_get_stats(dec, &st) == 0);
 	ASSERT(st.bytes_in == n);
 	ASSERT(st.data + st.overhead + st.sync + st.unsynced + st.error == n);
 	pft_frame_decoder_free(dec);
@@ -84,7 +84,7 @@ static void roundtrip(enum pft_frame_format fmt, const uint8_t *d, size_t n)
 
 		if (len > n - pos)
 			len = n - pos;
-		r = pft_frame_encode(enc, ids[h & 3], d + pos, len, frames + w, sizeof frames - w, &c);
+		r = pft_frame_encoder_encode(enc, ids[h & 3], d + pos, len, frames + w, sizeof frames - w, &c);
 		ASSERT(r >= 0 && c == len);
 		w += (size_t)r;
 		nseg++;
@@ -99,9 +99,9 @@ static void roundtrip(enum pft_frame_format fmt, const uint8_t *d, size_t n)
 
 	dec = pft_frame_decoder_alloc(fmt, 0);
 	ASSERT(dec);
-	pft_frame_feed(dec, frames, w);
-	pft_frame_end(dec);
-	while ((r = pft_frame_next(dec, &it, sizeof it)) == 0) {
+	pft_frame_decoder_feed(dec, frames, w);
+	pft_frame_decoder_end(dec);
+	while ((r = pft_frame_decoder_next(dec, &it, sizeof it)) == 0) {
 		ASSERT(it.type == PFT_FRAME_ITEM_DATA);
 		if (it.id == 0)
 			continue;

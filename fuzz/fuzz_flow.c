@@ -67,12 +67,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (pos < size) {
 			size_t c = size - pos < chunk ? size - pos : chunk;
 
-			ASSERT(pft_flow_feed(d, data + pos, c) == 0);
+			ASSERT(pft_flow_decoder_feed(d, data + pos, c) == 0);
 			pos += c;
 		} else {
-			ASSERT(pft_flow_end(d) == 0);
+			ASSERT(pft_flow_decoder_end(d) == 0);
 		}
-		while ((r = pft_flow_next(d, &it, sizeof(it))) == 0) {
+		while ((r = pft_flow_decoder_next(d, &it, sizeof(it))) == 0) {
 			items++;
 			if (it.kind == PFT_FLOW_RANGE) {
 				uint32_t i;
@@ -91,8 +91,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		ASSERT(r == -PFT_E_AGAIN && pos <= size);
 	}
-	ASSERT(pft_flow_get_stats(d, &st, sizeof(st)) == 0);
+	ASSERT(pft_flow_decoder_get_stats(d, &st, sizeof(st)) == 0);
 	ASSERT(st.bytes == size - 1);
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	return 0;
 }

@@ -44,12 +44,12 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 			if (chunk > len - pos)
 				chunk = len - pos;
 		}
-		if (pft_pkt_feed(d, data + pos, chunk))
+		if (pft_pkt_decoder_feed(d, data + pos, chunk))
 			FAIL();
 		pos += chunk;
 		if (pos == len)
-			pft_pkt_end(d);
-		while ((r = pft_pkt_next(d, &out->v[out->n < out->cap ? out->n : 0],
+			pft_pkt_decoder_end(d);
+		while ((r = pft_pkt_decoder_next(d, &out->v[out->n < out->cap ? out->n : 0],
 					 sizeof(struct pft_packet))) == 0) {
 			const struct pft_packet *p = &out->v[out->n];
 			if (out->n >= out->cap || p->offset != sum || !p->size ||
@@ -64,7 +64,7 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 		if (r != -PFT_E_AGAIN)
 			FAIL();
 	}
-	if (sum != len || pft_pkt_get_offset(d) != len)
+	if (sum != len || pft_pkt_decoder_get_offset(d) != len)
 		FAIL();
 	pft_pkt_decoder_free(d);
 }
@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	struct pft_config cfg;
 	struct items whole, chunked, again;
-	struct pft_encoder *enc;
+	struct pft_pkt_encoder *enc;
 	uint8_t *buf;
 	size_t len, i, j, o = 0;
 	uint8_t sel, seed;
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Re-encode.  Where the decoder reported an error (and discarded its
 	 * state), reset the encoder and write a reserved header so that the
 	 * second decoder discards its state at the same point. */
-	enc = pft_enc_alloc(&cfg);
+	enc = pft_pkt_encoder_alloc(&cfg);
 	if (!enc)
 		FAIL();
 	for (i = 0; i < whole.n; i++) {
@@ -135,16 +135,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (p->type == PFT_PKT_UNSYNCED)
 			continue;
 		if (p->type == PFT_PKT_ERROR) {
-			pft_enc_reset(enc);
+			pft_pkt_encoder_reset(enc);
 			buf[o++] = 0x02;
 			continue;
 		}
-		r = pft_enc_packet(enc, p, buf + o, len * 2 + 16 - o);
+		r = pft_pkt_encoder_encode(enc, p, buf + o, len * 2 + 16 - o);
 		if (r <= 0 || (uint32_t)r != p->size)
 			FAIL();
 		o += (size_t)r;
 	}
-	pft_enc_free(enc);
+	pft_pkt_encoder_free(enc);
 	decode(&cfg, buf, o, 0, &again);
 	for (i = 0, j = 0; i < whole.n; i++) {
 		const struct pft_packet *p = &whole.v[i];

@@ -16,7 +16,7 @@
 #define REQUIRE(x) do { if (!(x)) __builtin_trap(); } while (0)
 
 struct state {
-	struct pft_tfo_dec *d;
+	struct pft_tfo_decoder *d;
 	uint64_t next_offset;
 };
 
@@ -25,7 +25,7 @@ static void drain(struct state *s)
 	struct pft_tfo_item it;
 	int rc;
 
-	while ((rc = pft_tfo_dec_next(s->d, &it, sizeof(it))) == 0) {
+	while ((rc = pft_tfo_decoder_next(s->d, &it, sizeof(it))) == 0) {
 		REQUIRE(it.kind >= PFT_TFO_ITEM_STATUS && it.kind <= PFT_TFO_ITEM_ERROR);
 		if (it.kind == PFT_TFO_ITEM_BYTES) {
 			REQUIRE(it.nbytes == 1 || it.nbytes == 2);
@@ -35,7 +35,7 @@ static void drain(struct state *s)
 			REQUIRE(it.status < 16 && it.status != PFT_TFO_PS_TR);
 		} else if (it.kind == PFT_TFO_ITEM_ERROR) {
 			REQUIRE(it.error < 0);
-			REQUIRE(pft_tfo_err_str(it.detail) != NULL);
+			REQUIRE(pft_tfo_err_name(it.detail) != NULL);
 		} else if (it.kind == PFT_TFO_ITEM_TFO) {
 			REQUIRE(it.value <= PFT_TFO_MAX_VALUE);
 		}
@@ -47,7 +47,7 @@ static void push(struct state *s, const struct pft_tfo_cycle *c)
 {
 	int rc;
 
-	while ((rc = pft_tfo_dec_push(s->d, c)) == -PFT_E_AGAIN)
+	while ((rc = pft_tfo_decoder_feed(s->d, c)) == -PFT_E_AGAIN)
 		drain(s);
 	REQUIRE(rc == 0);
 	drain(s);
@@ -57,10 +57,10 @@ static void finish(struct state *s)
 {
 	struct pft_tfo_item it;
 
-	REQUIRE(pft_tfo_dec_end(s->d) == 0);
+	REQUIRE(pft_tfo_decoder_end(s->d) == 0);
 	drain(s);
-	REQUIRE(pft_tfo_dec_next(s->d, &it, sizeof(it)) == -PFT_E_EOS);
-	pft_tfo_dec_free(s->d);
+	REQUIRE(pft_tfo_decoder_next(s->d, &it, sizeof(it)) == -PFT_E_EOS);
+	pft_tfo_decoder_free(s->d);
 }
 
 static void run_binary(const uint8_t *data, size_t size)
@@ -72,7 +72,7 @@ static void run_binary(const uint8_t *data, size_t size)
 
 	if (rc < 0)
 		return;
-	s.d = pft_tfo_dec_alloc(&port);
+	s.d = pft_tfo_decoder_alloc(&port);
 	REQUIRE(s.d != NULL);
 	for (pos = (size_t)rc; pos < size;) {
 		struct pft_tfo_cycle c;
@@ -103,7 +103,7 @@ static void run_text(const uint8_t *data, size_t size)
 		REQUIRE(rc >= -PFT_E_NR_ERRORS && rc <= 2);
 		if (rc == 2 && !s.d) {
 			port = p;
-			s.d = pft_tfo_dec_alloc(&port);
+			s.d = pft_tfo_decoder_alloc(&port);
 			REQUIRE(s.d != NULL);
 		} else if (rc == 1 && s.d) {
 			char buf[64];
@@ -124,7 +124,7 @@ static void run_raw(const uint8_t *data, size_t size)
 	struct state s = { NULL, 0 };
 	size_t pos;
 
-	s.d = pft_tfo_dec_alloc(&port);
+	s.d = pft_tfo_decoder_alloc(&port);
 	REQUIRE(s.d != NULL);
 	for (pos = 1; pos + 3 <= size; pos += 3) {
 		struct pft_tfo_cycle c;
@@ -147,7 +147,7 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 	static const uint8_t widths[3] = { 4, 8, 16 };
 	struct pft_tfo_port port = { widths[data[1] % 3], (uint8_t)(data[1] >> 7) };
 	struct pft_tfo_gen *g = pft_tfo_gen_alloc(&port, 200);
-	struct pft_tfo_dec *d = pft_tfo_dec_alloc(&port);
+	struct pft_tfo_decoder *d = pft_tfo_decoder_alloc(&port);
 	static uint8_t stream[1 << 16];
 	static uint64_t hdr[4096];
 	size_t nstream = 0, nhdr = 0, ntfo_seen = 0, pos, ncyc = 0;
@@ -208,9 +208,9 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 		REQUIRE(nstream + in.npush <= sizeof(stream));
 		memcpy(stream + nstream, bytes, in.npush);
 		nstream += in.npush;
-		while (pft_tfo_dec_push(d, &out) == -PFT_E_AGAIN)
+		while (pft_tfo_decoder_feed(d, &out) == -PFT_E_AGAIN)
 			REQUIRE(0); /* a clean capture never fills the queue */
-		while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0) {
+		while (pft_tfo_decoder_next(d, &it, sizeof(it)) == 0) {
 			REQUIRE(it.kind != PFT_TFO_ITEM_ERROR && it.kind != PFT_TFO_ITEM_SKIPPED);
 			if (it.kind == PFT_TFO_ITEM_BYTES) {
 				REQUIRE(it.offset == next_off && it.offset + it.nbytes <= nstream);
@@ -222,8 +222,8 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 			}
 		}
 	}
-	REQUIRE(pft_tfo_dec_end(d) == 0);
-	while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0) {
+	REQUIRE(pft_tfo_decoder_end(d) == 0);
+	while (pft_tfo_decoder_next(d, &it, sizeof(it)) == 0) {
 		REQUIRE(it.kind != PFT_TFO_ITEM_ERROR);
 		if (it.kind == PFT_TFO_ITEM_BYTES) {
 			REQUIRE(it.offset == next_off && !memcmp(stream + it.offset, it.bytes, it.nbytes));
@@ -236,7 +236,7 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 	REQUIRE(ntfo_seen == nhdr);
 	REQUIRE(next_off == nstream);
 	pft_tfo_gen_free(g);
-	pft_tfo_dec_free(d);
+	pft_tfo_decoder_free(d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -4,13 +4,13 @@
  * packets) and a program image.  Output, pulled one item at a time: ranges
  * of executed instructions and events, in execution order.
  *
- *     dec = pft_flow_alloc(&cfg, img);
+ *     dec = pft_flow_decoder_alloc(&cfg, img);
  *     for each chunk:
- *         pft_flow_feed(dec, chunk, len);
- *         while ((err = pft_flow_next(dec, &it, sizeof it)) == 0)
+ *         pft_flow_decoder_feed(dec, chunk, len);
+ *         while ((err = pft_flow_decoder_next(dec, &it, sizeof it)) == 0)
  *             use(&it);            (err is -PFT_E_AGAIN here)
- *     pft_flow_end(dec);
- *     while (pft_flow_next(dec, &it, sizeof it) == 0)
+ *     pft_flow_decoder_end(dec);
+ *     while (pft_flow_decoder_next(dec, &it, sizeof it) == 0)
  *         use(&it);                (then -PFT_E_EOS)
  *
  * Nothing is lost silently: bytes skipped before an A-sync, malformed
@@ -164,37 +164,37 @@ struct pft_flow_decoder;
 /* A decoder for the trace source described by cfg (copied), reading code
  * from img (borrowed; may be NULL, then every address is unreadable).
  * NULL if out of memory or cfg fails pft_config_features(). */
-PFT_API struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg,
+PFT_API struct pft_flow_decoder *pft_flow_decoder_alloc(const struct pft_config *cfg,
                                                 struct pft_image *img);
-PFT_API void pft_flow_free(struct pft_flow_decoder *dec);
+PFT_API void pft_flow_decoder_free(struct pft_flow_decoder *dec);
 
 /* Feed the next chunk of the byte stream (borrowed until the next feed).
  * All items of the previous chunk must have been pulled.  Returns 0,
- * -PFT_E_INVAL on misuse (items pending, after pft_flow_end, or mixed with
- * pft_flow_put_packet). */
-PFT_API int pft_flow_feed(struct pft_flow_decoder *dec, const uint8_t *buf, size_t len);
+ * -PFT_E_INVAL on misuse (items pending, after pft_flow_decoder_end, or mixed with
+ * pft_flow_decoder_put_packet). */
+PFT_API int pft_flow_decoder_feed(struct pft_flow_decoder *dec, const uint8_t *buf, size_t len);
 
 /* Alternative input: give one packet (from a caller's own pft_pkt_decoder,
  * configured like this decoder), then pull until -PFT_E_AGAIN.  Returns 0 or
- * -PFT_E_INVAL (items pending, or mixed with pft_flow_feed). */
-PFT_API int pft_flow_put_packet(struct pft_flow_decoder *dec, const struct pft_packet *pkt);
+ * -PFT_E_INVAL (items pending, or mixed with pft_flow_decoder_feed). */
+PFT_API int pft_flow_decoder_put_packet(struct pft_flow_decoder *dec, const struct pft_packet *pkt);
 
 /* No more input. */
-PFT_API int pft_flow_end(struct pft_flow_decoder *dec);
+PFT_API int pft_flow_decoder_end(struct pft_flow_decoder *dec);
 
 /* Next item.  0 on success; -PFT_E_AGAIN when the input is used up;
- * -PFT_E_EOS after pft_flow_end() and the last item; -PFT_E_INVAL for NULL
+ * -PFT_E_EOS after pft_flow_decoder_end() and the last item; -PFT_E_INVAL for NULL
  * arguments or size < sizeof(struct pft_flow_item); -PFT_E_INTERNAL (from
  * then on) if the decoder ever produced more items in one step than it can
  * queue, a bug in libpft that would otherwise lose an item. */
-PFT_API int pft_flow_next(struct pft_flow_decoder *dec, struct pft_flow_item *item, size_t size);
+PFT_API int pft_flow_decoder_next(struct pft_flow_decoder *dec, struct pft_flow_item *item, size_t size);
 
 /* Forget the instruction state (as after a packet error): the next I-sync
  * resynchronises.  The packet decoder also searches for an A-sync again. */
-PFT_API void pft_flow_resync(struct pft_flow_decoder *dec);
+PFT_API void pft_flow_decoder_resync(struct pft_flow_decoder *dec);
 
 /* Offset in the byte stream of the next byte the decoder will read. */
-PFT_API uint64_t pft_flow_get_offset(const struct pft_flow_decoder *dec);
+PFT_API uint64_t pft_flow_decoder_get_offset(const struct pft_flow_decoder *dec);
 
 /* Totals so far. */
 struct pft_flow_stats {
@@ -205,7 +205,7 @@ struct pft_flow_stats {
 	uint64_t events[PFT_EV_NR]; /* by enum pft_flow_event */
 	uint64_t cache_hits, cache_misses; /* decoded-block cache */
 };
-PFT_API int pft_flow_get_stats(const struct pft_flow_decoder *dec, struct pft_flow_stats *st,
+PFT_API int pft_flow_decoder_get_stats(const struct pft_flow_decoder *dec, struct pft_flow_stats *st,
                                size_t size);
 
 /* Names for listings and JSON: "trace_on", "sync_mismatch", "exception",

@@ -19,9 +19,9 @@
  *
  * The deformatter is streaming and pull-style like every libpft layer: feed
  * capture chunks of any size, pull items until -PFT_E_AGAIN, feed again,
- * pft_frame_end() and drain until -PFT_E_EOS.  Every capture byte is
+ * pft_frame_decoder_end() and drain until -PFT_E_EOS.  Every capture byte is
  * accounted for: in a DATA item, as frame overhead (ID and auxiliary bytes),
- * as removed sync, or in an UNSYNCED / ERROR item (see pft_frame_get_stats). */
+ * as removed sync, or in an UNSYNCED / ERROR item (see pft_frame_decoder_get_stats). */
 #ifndef PFT_FRAME_H
 #define PFT_FRAME_H
 
@@ -86,7 +86,7 @@ static inline uint64_t pft_frame_item_byte_offset(const struct pft_frame_item *i
 	return it->byte_offsets ? it->byte_offsets[i] : it->capture_offset + i;
 }
 
-/* Byte counts since alloc / reset.  Invariant after pft_frame_end():
+/* Byte counts since alloc / reset.  Invariant after pft_frame_decoder_end():
  * bytes_in == data + overhead + sync + unsynced + error. */
 struct pft_frame_stats {
 	uint64_t bytes_in;   /* capture bytes fed */
@@ -111,27 +111,27 @@ PFT_API void pft_frame_decoder_free(struct pft_frame_decoder *dec);
 
 /* Give the next capture chunk.  The decoder borrows buf until the next feed
  * (RAW data items point into it).  Returns 0; -PFT_E_INVAL if items of the
- * previous chunk are still waiting, after pft_frame_end(), or for NULL with
+ * previous chunk are still waiting, after pft_frame_decoder_end(), or for NULL with
  * len > 0. */
-PFT_API int pft_frame_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len);
+PFT_API int pft_frame_decoder_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len);
 
 /* No more input.  A partial frame left over becomes a TRUNCATED error item. */
-PFT_API int pft_frame_end(struct pft_frame_decoder *dec);
+PFT_API int pft_frame_decoder_end(struct pft_frame_decoder *dec);
 
 /* Next item: 0 on success; -PFT_E_AGAIN when the chunk is used up;
- * -PFT_E_EOS after pft_frame_end() and the last item; -PFT_E_INVAL on misuse
+ * -PFT_E_EOS after pft_frame_decoder_end() and the last item; -PFT_E_INVAL on misuse
  * (NULL, size smaller than struct pft_frame_item). */
-PFT_API int pft_frame_next(struct pft_frame_decoder *dec, struct pft_frame_item *item,
+PFT_API int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_frame_item *item,
                            size_t size);
 
 /* Capture offset of the next byte the decoder will look at. */
-PFT_API uint64_t pft_frame_get_offset(const struct pft_frame_decoder *dec);
+PFT_API uint64_t pft_frame_decoder_get_offset(const struct pft_frame_decoder *dec);
 
 /* Copy the counters (fills *out; -PFT_E_INVAL for NULL). */
-PFT_API int pft_frame_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out);
+PFT_API int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out);
 
 /* Forget everything (ID, alignment, offsets, counters), as after alloc. */
-PFT_API void pft_frame_reset(struct pft_frame_decoder *dec);
+PFT_API void pft_frame_decoder_resync(struct pft_frame_decoder *dec);
 
 /* ---- formatter ------------------------------------------------------------
  * The inverse: bytes of one or more sources -> frames.  The encoder keeps at
@@ -157,7 +157,7 @@ PFT_API void pft_frame_encoder_free(struct pft_frame_encoder *enc);
  * how many input bytes were taken (all of them when cap is large enough:
  * cap >= 20 * (len / 7 + 2) always suffices).  -PFT_E_INVAL for a bad id or
  * NULL; -PFT_E_NOSPC when not even one input byte fits. */
-PFT_API int pft_frame_encode(struct pft_frame_encoder *enc, uint8_t id, const uint8_t *data,
+PFT_API int pft_frame_encoder_encode(struct pft_frame_encoder *enc, uint8_t id, const uint8_t *data,
                              size_t len, uint8_t *out, size_t cap, size_t *consumed);
 
 /* Complete the frame in progress with null-ID padding and write it (also
@@ -168,7 +168,7 @@ PFT_API int pft_frame_encoder_flush(struct pft_frame_encoder *enc, uint8_t *out,
 
 /* Convenience: frame a whole buffer of one source.  Returns the number of
  * bytes written to out (the frames, padded), -PFT_E_NOSPC if cap is too
- * small (see pft_frame_encode for a sufficient size), -PFT_E_INVAL. */
+ * small (see pft_frame_encoder_encode for a sufficient size), -PFT_E_INVAL. */
 PFT_API int64_t pft_frame_encode_buffer(enum pft_frame_format fmt, uint8_t id,
                                         const uint8_t *data, size_t len,
                                         uint8_t *out, size_t cap);

@@ -122,13 +122,13 @@ struct pft_packet {
 /* ---- decoder ------------------------------------------------------------
  * Streaming and pull-style.  Feed the byte stream of one trace source (already
  * de-formatted) in chunks of any size; pull packets until -PFT_E_AGAIN; feed
- * the next chunk; call pft_pkt_end() at the end and drain until -PFT_E_EOS.
+ * the next chunk; call pft_pkt_decoder_end() at the end and drain until -PFT_E_EOS.
  * A packet that straddles two chunks is returned once the second arrives (the
  * decoder copies at most one packet's worth of bytes).
  *
  * The decoder starts unsynchronised and searches for an A-sync; skipped bytes
  * come out as one PFT_PKT_UNSYNCED item per run, when the A-sync is found, at
- * pft_pkt_end(), or when the run reaches 2^30 bytes (a longer run is split
+ * pft_pkt_decoder_end(), or when the run reaches 2^30 bytes (a longer run is split
  * there, into items of 2^30 bytes).  The run is counted across feeds, not
  * copied (its first 16 bytes are kept for bytes[]).  An A-sync has at most
  * 2^29 zeros; zeros before the last 2^29 are unsynced bytes.  The items never
@@ -143,33 +143,33 @@ PFT_API void pft_pkt_decoder_free(struct pft_pkt_decoder *dec);
 
 /* Give the next chunk.  The decoder borrows buf until the next feed; all
  * packets of the previous chunk must have been pulled (else -PFT_E_INVAL). */
-PFT_API int pft_pkt_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len);
+PFT_API int pft_pkt_decoder_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len);
 
 /* No more input: a partial packet left over becomes a TRUNCATED error item. */
-PFT_API int pft_pkt_end(struct pft_pkt_decoder *dec);
+PFT_API int pft_pkt_decoder_end(struct pft_pkt_decoder *dec);
 
 /* Next item.  0 on success; -PFT_E_AGAIN when the chunk is used up;
- * -PFT_E_EOS after pft_pkt_end() and the last item; -PFT_E_INVAL on misuse.
+ * -PFT_E_EOS after pft_pkt_decoder_end() and the last item; -PFT_E_INVAL on misuse.
  * size is sizeof *pkt (for ABI growth). */
-PFT_API int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
+PFT_API int pft_pkt_decoder_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
 
 /* Up to max items into pkts[0..max-1], exactly as that many calls of
- * pft_pkt_next() would give them (the same items, the same state after).
+ * pft_pkt_decoder_next() would give them (the same items, the same state after).
  * Returns the number of items written (1..max, at most INT_MAX); if there
- * are none, what pft_pkt_next() returns: -PFT_E_AGAIN when the chunk is used
+ * are none, what pft_pkt_decoder_next() returns: -PFT_E_AGAIN when the chunk is used
  * up, -PFT_E_EOS at the end, -PFT_E_INVAL on misuse (also max == 0).
  * size is sizeof *pkts (the array stride).  Elements after the ones counted
  * (up to max) may have been written to.  Fewer instructions per item than
  * one call per item: the decoder state stays in registers (doc/packets.md). */
-PFT_API int pft_pkt_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
+PFT_API int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
 			       size_t size);
 
 /* Drop state and search for the next A-sync (as after an error). */
-PFT_API void pft_pkt_resync(struct pft_pkt_decoder *dec);
+PFT_API void pft_pkt_decoder_resync(struct pft_pkt_decoder *dec);
 
 /* Offset of the first byte not yet reported in an item (the sum of the
  * sizes of the items returned so far). */
-PFT_API uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *dec);
+PFT_API uint64_t pft_pkt_decoder_get_offset(const struct pft_pkt_decoder *dec);
 
 /* Convenience: decode a whole buffer.  Calls cb for every item; stops and
  * returns the callback's value if it is nonzero.  Returns 0 at the end. */
@@ -197,21 +197,21 @@ PFT_API int pft_pkt_decode_buffer(const struct pft_config *cfg, const uint8_t *b
  *              after a reset if ts_bytes is 0; cycles if CA
  *   CONTEXT_ID, VMID, TRIGGER, EXCEPTION_RETURN, IGNORE: their one field.
  * cc bytes = max(cc_bytes, fewest for the value). */
-struct pft_encoder;
+struct pft_pkt_encoder;
 
-PFT_API struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg);
-PFT_API void pft_enc_free(struct pft_encoder *enc);
+PFT_API struct pft_pkt_encoder *pft_pkt_encoder_alloc(const struct pft_config *cfg);
+PFT_API void pft_pkt_encoder_free(struct pft_pkt_encoder *enc);
 
 /* Encode one packet into out.  Returns the number of bytes written (> 0),
  * -PFT_E_NOSPC if cap is too small (nothing written, state unchanged),
  * -PFT_E_INVAL for a packet that cannot be encoded under this configuration
  * (e.g. 3 atoms with CA, CONTEXT_ID with size 0, VMID on v1.0). */
-PFT_API int pft_enc_packet(struct pft_encoder *enc, const struct pft_packet *pkt,
+PFT_API int pft_pkt_encoder_encode(struct pft_pkt_encoder *enc, const struct pft_packet *pkt,
                            uint8_t *out, size_t cap);
 
 /* Forget the compression state (next branch gets 5 bytes, next timestamp is
  * full), as after an A-sync / I-sync in the decoder. */
-PFT_API void pft_enc_reset(struct pft_encoder *enc);
+PFT_API void pft_pkt_encoder_reset(struct pft_pkt_encoder *enc);
 
 #ifdef __cplusplus
 }

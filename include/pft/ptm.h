@@ -4,7 +4,7 @@
  * A model of a Program Trace Macrocell (spec chapters 3-5, appendix A) that
  * an execution source (simulator, emulator, replayed log) drives one
  * executed instruction at a time.  It emits the PFT byte stream a PTM with
- * the same registers would emit, through the packet encoder (pft_enc_*).
+ * the same registers would emit, through the packet encoder (pft_pkt_encoder_*).
  *
  * Use:
  *   struct pft_ptm *ptm = pft_ptm_alloc(&cfg, NULL);   // cfg: ETMCR, ETMIDR ...
@@ -271,7 +271,7 @@ PFT_API int pft_ptm_flush(struct pft_ptm *ptm);
 PFT_API size_t pft_ptm_read(struct pft_ptm *ptm, uint8_t *buf, size_t cap);
 
 /* Like pft_ptm_read, but in 16-byte CoreSight frames carrying the trace ID
- * of ETMTRACEIDR (pft_frame_encode).  Only whole frames are written; with
+ * of ETMTRACEIDR (pft_frame_encoder_encode).  Only whole frames are written; with
  * flush != 0, once everything drained is framed, the last partial frame is
  * padded and written too.  cap must be at least 40.  Returns the number of
  * bytes written, -PFT_E_NOSPC (cap too small), -PFT_E_NOMEM. */

@@ -252,7 +252,7 @@ enum pft_tfo_err {
 	PFT_TFO_ERR_ORDER           /* a TFO value puts its header before an older TFO's header */
 };
 
-PFT_API const char *pft_tfo_err_str(unsigned detail);
+PFT_API const char *pft_tfo_err_name(unsigned detail);
 
 struct pft_tfo_item {
 	uint8_t kind;      /* pft_tfo_item_kind */
@@ -271,29 +271,29 @@ struct pft_tfo_item {
 	uint64_t count;    /* SKIPPED: lanes dropped (bytes, or nibbles with F_NIBBLES) */
 };
 
-struct pft_tfo_dec;
+struct pft_tfo_decoder;
 
 /* NULL on a bad port or no memory. */
-PFT_API struct pft_tfo_dec *pft_tfo_dec_alloc(const struct pft_tfo_port *port);
-PFT_API void pft_tfo_dec_free(struct pft_tfo_dec *d);
+PFT_API struct pft_tfo_decoder *pft_tfo_decoder_alloc(const struct pft_tfo_port *port);
+PFT_API void pft_tfo_decoder_free(struct pft_tfo_decoder *d);
 
 /* Feed one cycle.  Returns 0, -PFT_E_AGAIN if the item queue is too full
- * (pull items with pft_tfo_dec_next first, then push the same cycle again),
- * -PFT_E_INVAL after pft_tfo_dec_end or for NULL. */
-PFT_API int pft_tfo_dec_push(struct pft_tfo_dec *d, const struct pft_tfo_cycle *c);
+ * (pull items with pft_tfo_decoder_next first, then push the same cycle again),
+ * -PFT_E_INVAL after pft_tfo_decoder_end or for NULL. */
+PFT_API int pft_tfo_decoder_feed(struct pft_tfo_decoder *d, const struct pft_tfo_cycle *c);
 
 /* No more cycles: report anything left unfinished (a TFO whose header never
  * came, half a byte) and release every held item.  Returns 0, or
  * -PFT_E_INVAL for NULL or a second call. */
-PFT_API int pft_tfo_dec_end(struct pft_tfo_dec *d);
+PFT_API int pft_tfo_decoder_end(struct pft_tfo_decoder *d);
 
 /* Pull the next item (size = sizeof *item).  Returns 0 with *item filled,
  * -PFT_E_AGAIN when more cycles are needed, -PFT_E_EOS once ended and
  * drained, -PFT_E_INVAL for bad arguments. */
-PFT_API int pft_tfo_dec_next(struct pft_tfo_dec *d, struct pft_tfo_item *item, size_t size);
+PFT_API int pft_tfo_decoder_next(struct pft_tfo_decoder *d, struct pft_tfo_item *item, size_t size);
 
 /* Cycles pushed so far. */
-PFT_API uint64_t pft_tfo_dec_get_offset(const struct pft_tfo_dec *d);
+PFT_API uint64_t pft_tfo_decoder_get_offset(const struct pft_tfo_decoder *d);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
  * (image/block_cache.h), so the cache is FLOW_CACHE_BLOCKS times that. */
 #define FLOW_CACHE_BLOCKS 8192u
 
-struct pft_flow_decoder *pft_flow_alloc(const struct pft_config *cfg, struct pft_image *img)
+struct pft_flow_decoder *pft_flow_decoder_alloc(const struct pft_config *cfg, struct pft_image *img)
 {
 	return pft_flow_alloc_cache(cfg, img, FLOW_CACHE_BLOCKS);
 }
@@ -40,11 +40,11 @@ struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
 		goto fail;
 	return d;
 fail:
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	return NULL;
 }
 
-void pft_flow_free(struct pft_flow_decoder *d)
+void pft_flow_decoder_free(struct pft_flow_decoder *d)
 {
 	if (!d)
 		return;
@@ -58,14 +58,14 @@ static int busy(const struct pft_flow_decoder *d)
 	return d->qn || d->have_pkt || d->slot_full;
 }
 
-int pft_flow_feed(struct pft_flow_decoder *d, const uint8_t *buf, size_t len)
+int pft_flow_decoder_feed(struct pft_flow_decoder *d, const uint8_t *buf, size_t len)
 {
 	int err;
 
 	if (!d || (!buf && len) || d->ended || d->input == INPUT_PACKETS || busy(d) ||
 	    (d->input == INPUT_BYTES && !d->need_input))
 		return -PFT_E_INVAL;
-	err = pft_pkt_feed(d->pkt, buf, len);
+	err = pft_pkt_decoder_feed(d->pkt, buf, len);
 	if (err)
 		return err;
 	d->input = INPUT_BYTES;
@@ -73,7 +73,7 @@ int pft_flow_feed(struct pft_flow_decoder *d, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-int pft_flow_put_packet(struct pft_flow_decoder *d, const struct pft_packet *pkt)
+int pft_flow_decoder_put_packet(struct pft_flow_decoder *d, const struct pft_packet *pkt)
 {
 	if (!d || !pkt || d->ended || d->input == INPUT_BYTES || busy(d))
 		return -PFT_E_INVAL;
@@ -84,21 +84,21 @@ int pft_flow_put_packet(struct pft_flow_decoder *d, const struct pft_packet *pkt
 	return 0;
 }
 
-int pft_flow_end(struct pft_flow_decoder *d)
+int pft_flow_decoder_end(struct pft_flow_decoder *d)
 {
 	if (!d)
 		return -PFT_E_INVAL;
 	if (!d->ended && d->input != INPUT_PACKETS)
-		pft_pkt_end(d->pkt);
+		pft_pkt_decoder_end(d->pkt);
 	d->ended = 1;
 	return 0;
 }
 
-void pft_flow_resync(struct pft_flow_decoder *d)
+void pft_flow_decoder_resync(struct pft_flow_decoder *d)
 {
 	if (!d)
 		return;
-	pft_pkt_resync(d->pkt);
+	pft_pkt_decoder_resync(d->pkt);
 	d->qn = 0;
 	d->have_pkt = 0;
 	d->walk.mode = WALK_NONE;
@@ -107,9 +107,9 @@ void pft_flow_resync(struct pft_flow_decoder *d)
 	pft_rstack_clear(&d->rs);
 }
 
-uint64_t pft_flow_get_offset(const struct pft_flow_decoder *d)
+uint64_t pft_flow_decoder_get_offset(const struct pft_flow_decoder *d)
 {
-	return d ? pft_pkt_get_offset(d->pkt) : 0;
+	return d ? pft_pkt_decoder_get_offset(d->pkt) : 0;
 }
 
 static struct pft_flow_item *event(struct pft_flow_decoder *d, enum pft_flow_event type)
@@ -355,7 +355,7 @@ static int fetch(struct pft_flow_decoder *d)
 	} else {
 		if (d->input == INPUT_NONE)
 			return d->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
-		err = pft_pkt_next(d->pkt, &d->cur, sizeof(d->cur));
+		err = pft_pkt_decoder_next(d->pkt, &d->cur, sizeof(d->cur));
 		if (err < 0)
 			return err;
 	}
@@ -368,7 +368,7 @@ static int fetch(struct pft_flow_decoder *d)
 	return 0;
 }
 
-int pft_flow_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
+int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
 {
 	if (!d || !item || size < sizeof(*item))
 		return -PFT_E_INVAL;
@@ -397,7 +397,7 @@ int pft_flow_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t
 	}
 }
 
-int pft_flow_get_stats(const struct pft_flow_decoder *d, struct pft_flow_stats *st, size_t size)
+int pft_flow_decoder_get_stats(const struct pft_flow_decoder *d, struct pft_flow_stats *st, size_t size)
 {
 	if (!d || !st || size < sizeof(*st))
 		return -PFT_E_INVAL;

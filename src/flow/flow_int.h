@@ -73,16 +73,16 @@ struct pft_flow_decoder {
 	struct pft_flow_item q[FLOW_QCAP];
 	unsigned qhead, qn;
 	/* Set if a step ever emitted more than the queue holds (a bug in
-	 * libpft): pft_flow_next then fails with -PFT_E_INTERNAL. */
+	 * libpft): pft_flow_decoder_next then fails with -PFT_E_INTERNAL. */
 	uint8_t q_overflow;
 	struct pft_flow_item q_spill; /* where such an item goes */
-	/* The caller's item during pft_flow_next: the first item a step emits
+	/* The caller's item during pft_flow_decoder_next: the first item a step emits
 	 * goes straight there (no queue copy); NULL once filled. */
 	struct pft_flow_item *direct;
 	struct pft_flow_stats st;
 };
 
-/* pft_flow_alloc with a block cache of cache_blocks entries (the fuzzer
+/* pft_flow_decoder_alloc with a block cache of cache_blocks entries (the fuzzer
  * uses a small one). */
 struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
                                               struct pft_image *img, unsigned cache_blocks);

@@ -90,7 +90,7 @@ const char *pft_frame_error_name(enum pft_frame_error e)
 	}
 }
 
-void pft_frame_reset(struct pft_frame_decoder *dec)
+void pft_frame_decoder_resync(struct pft_frame_decoder *dec)
 {
 	enum pft_frame_format fmt;
 	uint8_t raw_id;
@@ -117,7 +117,7 @@ struct pft_frame_decoder *pft_frame_decoder_alloc(enum pft_frame_format fmt, uin
 		return NULL;
 	dec->fmt = fmt;
 	dec->raw_id = raw_id;
-	pft_frame_reset(dec);
+	pft_frame_decoder_resync(dec);
 	return dec;
 }
 
@@ -137,7 +137,7 @@ static void qpush(struct pft_frame_decoder *dec, const struct qitem *it)
 	dec->qtail++;
 }
 
-int pft_frame_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len)
+int pft_frame_decoder_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len)
 {
 	if (!dec || (!buf && len) || dec->ended)
 		return -PFT_E_INVAL;
@@ -151,12 +151,12 @@ int pft_frame_feed(struct pft_frame_decoder *dec, const uint8_t *buf, size_t len
 	return 0;
 }
 
-uint64_t pft_frame_get_offset(const struct pft_frame_decoder *dec)
+uint64_t pft_frame_decoder_get_offset(const struct pft_frame_decoder *dec)
 {
 	return dec ? dec->base + dec->pos : 0;
 }
 
-int pft_frame_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out)
+int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out)
 {
 	if (!dec || !out)
 		return -PFT_E_INVAL;
@@ -416,7 +416,7 @@ static void finish(struct pft_frame_decoder *dec)
 	}
 }
 
-int pft_frame_end(struct pft_frame_decoder *dec)
+int pft_frame_decoder_end(struct pft_frame_decoder *dec)
 {
 	if (!dec)
 		return -PFT_E_INVAL;
@@ -424,7 +424,7 @@ int pft_frame_end(struct pft_frame_decoder *dec)
 	return 0;
 }
 
-int pft_frame_next(struct pft_frame_decoder *dec, struct pft_frame_item *item, size_t size)
+int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_frame_item *item, size_t size)
 {
 	struct qitem *q;
 
@@ -516,9 +516,9 @@ int64_t pft_frame_extract(enum pft_frame_format fmt, uint8_t id, const uint8_t *
 	dec = pft_frame_decoder_alloc(fmt, id);
 	if (!dec)
 		return fmt > PFT_FRAME_TPIU ? -PFT_E_INVAL : -PFT_E_NOMEM;
-	pft_frame_feed(dec, capture, len);
-	pft_frame_end(dec);
-	while ((r = pft_frame_next(dec, &it, sizeof(it))) == 0) {
+	pft_frame_decoder_feed(dec, capture, len);
+	pft_frame_decoder_end(dec);
+	while ((r = pft_frame_decoder_next(dec, &it, sizeof(it))) == 0) {
 		uint32_t i;
 
 		if (it.type != PFT_FRAME_ITEM_DATA || it.id != id)
@@ -533,7 +533,7 @@ int64_t pft_frame_extract(enum pft_frame_format fmt, uint8_t id, const uint8_t *
 				out[total] = it.data[i];
 	}
 	if (stats)
-		pft_frame_get_stats(dec, stats);
+		pft_frame_decoder_get_stats(dec, stats);
 	pft_frame_decoder_free(dec);
 	if (r != -PFT_E_EOS)
 		return r;

@@ -118,7 +118,7 @@ static int change_id(struct pft_frame_encoder *enc, uint8_t id)
 	return 0;
 }
 
-int pft_frame_encode(struct pft_frame_encoder *enc, uint8_t id, const uint8_t *data,
+int pft_frame_encoder_encode(struct pft_frame_encoder *enc, uint8_t id, const uint8_t *data,
 		     size_t len, uint8_t *out, size_t cap, size_t *consumed)
 {
 	size_t i = 0, w = 0;
@@ -179,7 +179,7 @@ int64_t pft_frame_encode_buffer(enum pft_frame_format fmt, uint8_t id, const uin
 	while (used < len) {
 		size_t c;
 
-		r = pft_frame_encode(enc, id, data + used, len - used, out + w, cap - w, &c);
+		r = pft_frame_encoder_encode(enc, id, data + used, len - used, out + w, cap - w, &c);
 		if (r < 0 || (r == 0 && c == 0)) {
 			pft_frame_encoder_free(enc);
 			return r < 0 ? r : -PFT_E_NOSPC;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* PFT packet decoder, floor 4: the decoder object's life cycle (alloc,
- * feed, end, offset) and pft_pkt_decode_buffer() over pft_pkt_next().  See
+ * feed, end, offset) and pft_pkt_decode_buffer() over pft_pkt_decoder_next().  See
  * pkt_internal.h for the floors. */
 #include <stddef.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ void pft_pkt_decoder_free(struct pft_pkt_decoder *dec)
 	free(dec);
 }
 
-int pft_pkt_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len)
+int pft_pkt_decoder_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len)
 {
 	if (!dec || (!buf && len))
 		return -PFT_E_INVAL;
@@ -45,7 +45,7 @@ int pft_pkt_feed(struct pft_pkt_decoder *dec, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-int pft_pkt_end(struct pft_pkt_decoder *dec)
+int pft_pkt_decoder_end(struct pft_pkt_decoder *dec)
 {
 	if (!dec)
 		return -PFT_E_INVAL;
@@ -53,7 +53,7 @@ int pft_pkt_end(struct pft_pkt_decoder *dec)
 	return 0;
 }
 
-uint64_t pft_pkt_get_offset(const struct pft_pkt_decoder *dec)
+uint64_t pft_pkt_decoder_get_offset(const struct pft_pkt_decoder *dec)
 {
 	if (!dec)
 		return 0;
@@ -82,11 +82,11 @@ int pft_pkt_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, size
 	d = pft_pkt_decoder_alloc(cfg);
 	if (!d)
 		return -PFT_E_NOMEM;
-	r = pft_pkt_feed(d, buf, len);
+	r = pft_pkt_decoder_feed(d, buf, len);
 	if (!r)
-		r = pft_pkt_end(d);
+		r = pft_pkt_decoder_end(d);
 	while (!r) {
-		r = pft_pkt_next(d, &pkt, sizeof(pkt));
+		r = pft_pkt_decoder_next(d, &pkt, sizeof(pkt));
 		if (r == -PFT_E_EOS) {
 			r = 0;
 			break;

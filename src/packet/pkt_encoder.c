@@ -13,16 +13,16 @@
 #include "packet/pkt_state.h"
 #include "packet/pkt_fields.h"
 
-struct pft_encoder {
+struct pft_pkt_encoder {
 	struct pkt_dec_cfg cfg;
 	struct pkt_dec_state st;
 	uint8_t ts_full; /* the next timestamp carries every byte */
 };
 
-struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg)
+struct pft_pkt_encoder *pft_pkt_encoder_alloc(const struct pft_config *cfg)
 {
 	struct pft_features f;
-	struct pft_encoder *e;
+	struct pft_pkt_encoder *e;
 
 	if (pft_config_features(cfg, &f) < 0)
 		return NULL;
@@ -30,16 +30,16 @@ struct pft_encoder *pft_enc_alloc(const struct pft_config *cfg)
 	if (!e)
 		return NULL;
 	pkt_dec_cfg_init(&e->cfg, &f);
-	pft_enc_reset(e);
+	pft_pkt_encoder_reset(e);
 	return e;
 }
 
-void pft_enc_free(struct pft_encoder *enc)
+void pft_pkt_encoder_free(struct pft_pkt_encoder *enc)
 {
 	free(enc);
 }
 
-void pft_enc_reset(struct pft_encoder *enc)
+void pft_pkt_encoder_reset(struct pft_pkt_encoder *enc)
 {
 	if (!enc)
 		return;
@@ -135,7 +135,7 @@ static unsigned put_cc(const struct pft_packet *p, uint8_t *out, uint8_t b0)
 	return pkt_write_cc(out, v, n, b0);
 }
 
-static int enc_branch(struct pft_encoder *e, const struct pft_packet *p, uint8_t *out,
+static int enc_branch(struct pft_pkt_encoder *e, const struct pft_packet *p, uint8_t *out,
 		      struct pkt_dec_state *st)
 {
 	unsigned ns = !!(p->flags & PFT_PKT_F_NS), hyp = !!(p->flags & PFT_PKT_F_HYP);
@@ -192,7 +192,7 @@ static int enc_wpu(const struct pft_packet *p, uint8_t *out, struct pkt_dec_stat
 	return n;
 }
 
-static int enc_isync(struct pft_encoder *e, const struct pft_packet *p, uint8_t *out,
+static int enc_isync(struct pft_pkt_encoder *e, const struct pft_packet *p, uint8_t *out,
 		     struct pkt_dec_state *st)
 {
 	unsigned isa = p->isa, t, altis, ns, hyp, info, n = 6, i;
@@ -227,7 +227,7 @@ static int enc_isync(struct pft_encoder *e, const struct pft_packet *p, uint8_t 
 	return (int)n;
 }
 
-static int enc_timestamp(struct pft_encoder *e, const struct pft_packet *p, uint8_t *out,
+static int enc_timestamp(struct pft_pkt_encoder *e, const struct pft_packet *p, uint8_t *out,
 			 struct pkt_dec_state *st)
 {
 	unsigned max = e->cfg.ts_max, n, i;
@@ -260,7 +260,7 @@ static int enc_timestamp(struct pft_encoder *e, const struct pft_packet *p, uint
 	return (int)n;
 }
 
-static int enc_one(struct pft_encoder *e, const struct pft_packet *p, uint8_t *out,
+static int enc_one(struct pft_pkt_encoder *e, const struct pft_packet *p, uint8_t *out,
 		   struct pkt_dec_state *st, uint8_t *ts_full)
 {
 	unsigned i;
@@ -321,7 +321,7 @@ static int enc_one(struct pft_encoder *e, const struct pft_packet *p, uint8_t *o
 	}
 }
 
-int pft_enc_packet(struct pft_encoder *enc, const struct pft_packet *pkt, uint8_t *out,
+int pft_pkt_encoder_encode(struct pft_pkt_encoder *enc, const struct pft_packet *pkt, uint8_t *out,
 		   size_t cap)
 {
 	struct pkt_dec_state st;

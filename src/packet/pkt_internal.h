@@ -9,8 +9,8 @@
  *                  in place with PKT_FAST_AVAIL bytes readable)
  *   pkt_sync.c     floor 2: everything out of the in-place path: A-sync
  *                  search, unsynchronised runs counted across chunks, zero
- *                  runs, packets cut by a chunk end, errors, pft_pkt_resync()
- *   pkt_next.c     floor 3: pft_pkt_next() and pft_pkt_next_batch(): the
+ *                  runs, packets cut by a chunk end, errors, pft_pkt_decoder_resync()
+ *   pkt_next.c     floor 3: pft_pkt_decoder_next() and pft_pkt_decoder_next_batch(): the
  *                  in-place loop, handing over to pkt_sync.c
  *   pkt_decoder.c  floor 4: life cycle (alloc, feed, end, offset) and
  *                  pft_pkt_decode_buffer()
@@ -67,7 +67,7 @@ struct pft_pkt_decoder {
 	uint64_t buf_off;     /* stream offset of buf[0] */
 
 	uint8_t mode;
-	uint8_t ended;        /* pft_pkt_end() called */
+	uint8_t ended;        /* pft_pkt_decoder_end() called */
 	uint8_t drained;      /* next() returned AGAIN for this chunk */
 	uint8_t has_pend;
 	uint8_t part_len;
@@ -86,7 +86,7 @@ struct pft_pkt_decoder {
 	uint64_t zrun;
 	uint8_t head[PFT_PKT_MAX_BYTES];
 
-	struct pft_packet pend; /* one queued item (pft_pkt_resync) */
+	struct pft_packet pend; /* one queued item (pft_pkt_decoder_resync) */
 };
 
 /* fast_lim for the current chunk and mode: pos < fast_lim means the packet

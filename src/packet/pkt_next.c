@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* PFT packet decoder, floor 3: pft_pkt_next() and pft_pkt_next_batch().
+/* PFT packet decoder, floor 3: pft_pkt_decoder_next() and pft_pkt_decoder_next_batch().
  * Packets in the middle of a chunk are read in place (the fast path, with
  * the readers of pkt_read.c); anything else (A-sync, unsynchronised bytes,
  * packets cut by a chunk end, errors) is pkt_sync.c's.  See pkt_internal.h
@@ -43,7 +43,7 @@ static PKT_INLINE unsigned fast_one(struct pft_pkt_decoder *d, const uint8_t *p,
 #endif
 
 #if PKT_FAST
-/* pft_pkt_next() for everything but the atoms it reads itself. */
+/* pft_pkt_decoder_next() for everything but the atoms it reads itself. */
 static PKT_NOINLINE int next_other(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {
 	size_t pos = dec->pos;
@@ -62,7 +62,7 @@ static PKT_NOINLINE int next_other(struct pft_pkt_decoder *dec, struct pft_packe
 #endif
 
 #if PKT_FAST
-/* pft_pkt_next() for one configuration class (ca constant): atoms in the
+/* pft_pkt_decoder_next() for one configuration class (ca constant): atoms in the
  * middle of a chunk are read here, other packets by next_other().  Only
  * tail calls, so that no register needs saving. */
 static PKT_INLINE int next_atom(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size,
@@ -98,7 +98,7 @@ static PKT_NOINLINE int next_nca(struct pft_pkt_decoder *dec, struct pft_packet 
 /* The hot path: packets in the middle of a chunk are read in place (see
  * next_atom() and fast_one()); anything else (A-sync, errors, chunk ends,
  * partial packets, unsynchronised bytes) goes to next_general(). */
-int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+int pft_pkt_decoder_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {
 	if (PKT_UNLIKELY(!dec || !pkt || size < sizeof(*pkt)))
 		return -PFT_E_INVAL;
@@ -110,7 +110,7 @@ int pft_pkt_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t siz
 }
 
 #if PKT_FAST
-/* pft_pkt_next_batch's inner loop: fast_one() while it can. */
+/* pft_pkt_decoder_next_batch's inner loop: fast_one() while it can. */
 static PKT_INLINE size_t batch_fast(struct pft_pkt_decoder *dec, struct pft_packet *pkts,
 				    size_t max, const int ca)
 {
@@ -139,7 +139,7 @@ out:
 }
 #endif
 
-int pft_pkt_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
+int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
 		       size_t size)
 {
 	size_t i = 0;

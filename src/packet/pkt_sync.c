@@ -3,7 +3,7 @@
  * A-sync search with its unsynchronised run counted across chunks (only the
  * first 16 bytes kept), zero runs, a packet cut by the end of a chunk
  * (part[]) completed from the next one with the readers of pkt_read.c,
- * errors, and pft_pkt_resync().  Every byte fed is reported in exactly one
+ * errors, and pft_pkt_decoder_resync().  Every byte fed is reported in exactly one
  * item.  See pkt_internal.h for the floors. */
 #include <stddef.h>
 #include <string.h>
@@ -39,7 +39,7 @@ static void stash_run(struct pft_pkt_decoder *d)
 
 static void resync(struct pft_pkt_decoder *dec);
 
-void pft_pkt_resync(struct pft_pkt_decoder *dec)
+void pft_pkt_decoder_resync(struct pft_pkt_decoder *dec)
 {
 	if (!dec)
 		return;

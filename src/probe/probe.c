@@ -69,9 +69,9 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 	memset(r, 0, sizeof *r);
 	if (!dec)
 		return -PFT_E_NOMEM;
-	pft_frame_feed(dec, buf, len);
-	pft_frame_end(dec);
-	while ((k = pft_frame_next(dec, &it, sizeof it)) == 0) {
+	pft_frame_decoder_feed(dec, buf, len);
+	pft_frame_decoder_end(dec);
+	while ((k = pft_frame_decoder_next(dec, &it, sizeof it)) == 0) {
 		if (it.type != PFT_FRAME_ITEM_DATA || it.id >= 128)
 			continue;
 		r->items++;
@@ -87,7 +87,7 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 			r->slen[it.id] += n;
 		}
 	}
-	pft_frame_get_stats(dec, &r->st);
+	pft_frame_decoder_get_stats(dec, &r->st);
 	pft_frame_decoder_free(dec);
 	if (k != -PFT_E_EOS) {
 		free_reading(r);

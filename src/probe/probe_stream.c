@@ -154,11 +154,11 @@ static int decode_cand(const uint8_t *buf, size_t len, const struct pft_config *
 	s->first_async = PFT_PROBE_NO_ASYNC;
 	if (!dec)
 		return -PFT_E_NOMEM;
-	if (pft_pkt_feed(dec, buf, len) < 0 || pft_pkt_end(dec) < 0) {
+	if (pft_pkt_decoder_feed(dec, buf, len) < 0 || pft_pkt_decoder_end(dec) < 0) {
 		pft_pkt_decoder_free(dec);
 		return -PFT_E_INTERNAL;
 	}
-	while ((n = pft_pkt_next_batch(dec, pk, BATCH, sizeof *pk)) > 0)
+	while ((n = pft_pkt_decoder_next_batch(dec, pk, BATCH, sizeof *pk)) > 0)
 		for (i = 0; i < n; i++)
 			account(s, &pk[i], len, &last_ts, &have_ts);
 	pft_pkt_decoder_free(dec);

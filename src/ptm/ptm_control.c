@@ -24,7 +24,7 @@ static void ptm_enable(struct pft_ptm *p)
 	if (p->enabled)
 		return;
 	p->enabled = 1;
-	pft_enc_reset(p->enc);
+	pft_pkt_encoder_reset(p->enc);
 	p->tracing = 0;
 	p->overflowed = 0;
 	p->isync_reason = 0;
@@ -163,7 +163,7 @@ void pft_ptm_free(struct pft_ptm *p)
 {
 	if (!p)
 		return;
-	pft_enc_free(p->enc);
+	pft_pkt_encoder_free(p->enc);
 	pft_frame_encoder_free(p->fenc);
 	ptm_fifo_free(&p->fifo);
 	free(p);

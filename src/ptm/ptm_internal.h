@@ -49,7 +49,7 @@ struct pft_ptm {
 	struct pft_features f;
 	struct pft_ptm_params par;
 	uint32_t regs[PFT_PTM_NR_REGS];
-	struct pft_encoder *enc;
+	struct pft_pkt_encoder *enc;
 	unsigned isa_opts;
 
 	/* resources (appendix A) */

@@ -30,7 +30,7 @@ int ptm_emit(struct pft_ptm *p, struct pft_packet *k)
 		p->st.lost_packets++;
 		return -PFT_E_NOSPC;
 	}
-	int n = pft_enc_packet(p->enc, k, b, sizeof(b));
+	int n = pft_pkt_encoder_encode(p->enc, k, b, sizeof(b));
 	if (n <= 0) {
 		/* the model built a packet the encoder refuses: a bug */
 		p->enc_err = n < 0 ? n : -PFT_E_INTERNAL;
@@ -120,7 +120,7 @@ int64_t pft_ptm_read_frames(struct pft_ptm *p, uint8_t *buf, size_t cap, int flu
 		if (len == 0)
 			break;
 		size_t used = 0;
-		int n = pft_frame_encode(p->fenc, p->f.trace_id, tmp, len, buf + out, room, &used);
+		int n = pft_frame_encoder_encode(p->fenc, p->f.trace_id, tmp, len, buf + out, room, &used);
 		if (n < 0)
 			return n;
 		if (used != len)

@@ -89,11 +89,11 @@ int ptm_apply_config(struct pft_ptm *p)
 	int rc = pft_config_features(&c, &f);
 	if (rc < 0)
 		return rc;
-	struct pft_encoder *enc = pft_enc_alloc(&c);
+	struct pft_pkt_encoder *enc = pft_pkt_encoder_alloc(&c);
 	if (!enc)
 		return -PFT_E_NOMEM;
 	if (p->enc)
-		pft_enc_free(p->enc);
+		pft_pkt_encoder_free(p->enc);
 	p->enc = enc;
 	p->cfg = c;
 	p->f = f;

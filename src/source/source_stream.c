@@ -29,7 +29,7 @@ int source_stream_scan(struct pft_source *s)
 	if (!d)
 		return -PFT_E_NOMEM;
 	for (;;) {
-		while ((r = pft_frame_next(d, &it, sizeof it)) == 0)
+		while ((r = pft_frame_decoder_next(d, &it, sizeof it)) == 0)
 			if (it.type != PFT_FRAME_ITEM_DATA)
 				note_frame_error(s, &it);
 		if (r != -PFT_E_AGAIN)
@@ -40,11 +40,11 @@ int source_stream_scan(struct pft_source *s)
 			return r;
 		}
 		if (s->eof)
-			pft_frame_end(d);
+			pft_frame_decoder_end(d);
 		else
-			pft_frame_feed(d, s->cdata, s->clen);
+			pft_frame_decoder_feed(d, s->cdata, s->clen);
 	}
-	pft_frame_get_stats(d, &s->frame_stats);
+	pft_frame_decoder_get_stats(d, &s->frame_stats);
 	pft_frame_decoder_free(d);
 	return source_capture_rewind(s);
 }
@@ -157,21 +157,21 @@ static int fill_frames(struct pft_source *s)
 	for (;;) {
 		if (s->olen + PFT_FRAME_MAX_RUN > PFT_SOURCE_CHUNK)
 			return 0;
-		r = pft_frame_next(s->fdec, &it, sizeof it);
+		r = pft_frame_decoder_next(s->fdec, &it, sizeof it);
 		if (r == -PFT_E_AGAIN) {
-			pft_frame_get_stats(s->fdec, &s->frame_stats);
+			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats);
 			if (s->olen)
 				return 0;
 			if ((r = source_capture_read(s)))
 				return r;
 			if (s->eof)
-				pft_frame_end(s->fdec);
+				pft_frame_decoder_end(s->fdec);
 			else
-				pft_frame_feed(s->fdec, s->cdata, s->clen);
+				pft_frame_decoder_feed(s->fdec, s->cdata, s->clen);
 			continue;
 		}
 		if (r) { /* -PFT_E_EOS */
-			pft_frame_get_stats(s->fdec, &s->frame_stats);
+			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats);
 			s->done = 1;
 			return 0;
 		}

@@ -175,7 +175,7 @@ static const char *const err_strs[] = {
 	"TFO value puts its header before the header of an earlier TFO",
 };
 
-const char *pft_tfo_err_str(unsigned detail)
+const char *pft_tfo_err_name(unsigned detail)
 {
 	if (detail < sizeof(err_strs) / sizeof(err_strs[0]))
 		return err_strs[detail];

@@ -41,7 +41,7 @@ struct pending {
 	uint8_t at_header; /* 4-bit: header low nibble seen */
 };
 
-struct pft_tfo_dec {
+struct pft_tfo_decoder {
 	struct pft_tfo_port port;
 	uint64_t cycle;          /* index of the cycle being processed */
 	uint64_t offset;         /* stream offset of the next delivered byte */
@@ -66,9 +66,9 @@ struct pft_tfo_dec {
 	uint32_t hold_from;      /* items from this seq on wait for a TFO header */
 };
 
-struct pft_tfo_dec *pft_tfo_dec_alloc(const struct pft_tfo_port *port)
+struct pft_tfo_decoder *pft_tfo_decoder_alloc(const struct pft_tfo_port *port)
 {
-	struct pft_tfo_dec *d;
+	struct pft_tfo_decoder *d;
 
 	if (pft_tfo_port_check(port))
 		return NULL;
@@ -79,28 +79,28 @@ struct pft_tfo_dec *pft_tfo_dec_alloc(const struct pft_tfo_port *port)
 	return d;
 }
 
-void pft_tfo_dec_free(struct pft_tfo_dec *d)
+void pft_tfo_decoder_free(struct pft_tfo_decoder *d)
 {
 	free(d);
 }
 
-uint64_t pft_tfo_dec_get_offset(const struct pft_tfo_dec *d)
+uint64_t pft_tfo_decoder_get_offset(const struct pft_tfo_decoder *d)
 {
 	return d ? d->cycle : 0;
 }
 
-static uint32_t qcount(const struct pft_tfo_dec *d)
+static uint32_t qcount(const struct pft_tfo_decoder *d)
 {
 	return d->qtail - d->qhead;
 }
 
-static struct qitem *qat(struct pft_tfo_dec *d, uint32_t seq)
+static struct qitem *qat(struct pft_tfo_decoder *d, uint32_t seq)
 {
 	return &d->q[seq % QCAP];
 }
 
 /* Append an item (held by update_holds when a TFO header is outstanding). */
-static struct pft_tfo_item *emit(struct pft_tfo_dec *d, unsigned kind, uint32_t *seq)
+static struct pft_tfo_item *emit(struct pft_tfo_decoder *d, unsigned kind, uint32_t *seq)
 {
 	struct qitem *qi = qat(d, d->qtail);
 
@@ -113,7 +113,7 @@ static struct pft_tfo_item *emit(struct pft_tfo_dec *d, unsigned kind, uint32_t 
 	return &qi->it;
 }
 
-static void emit_error(struct pft_tfo_dec *d, int err, unsigned detail)
+static void emit_error(struct pft_tfo_decoder *d, int err, unsigned detail)
 {
 	struct pft_tfo_item *it = emit(d, PFT_TFO_ITEM_ERROR, NULL);
 
@@ -121,7 +121,7 @@ static void emit_error(struct pft_tfo_dec *d, int err, unsigned detail)
 	it->detail = (uint16_t)detail;
 }
 
-static void flush_skip(struct pft_tfo_dec *d)
+static void flush_skip(struct pft_tfo_decoder *d)
 {
 	struct pft_tfo_item *it;
 
@@ -135,7 +135,7 @@ static void flush_skip(struct pft_tfo_dec *d)
 	d->skip_count = 0;
 }
 
-static void skip_lanes(struct pft_tfo_dec *d, uint64_t n)
+static void skip_lanes(struct pft_tfo_decoder *d, uint64_t n)
 {
 	if (!d->skip_count)
 		d->skip_first = d->cycle;
@@ -144,7 +144,7 @@ static void skip_lanes(struct pft_tfo_dec *d, uint64_t n)
 }
 
 /* Hold everything from the oldest unresolved TFO on. */
-static void update_holds(struct pft_tfo_dec *d)
+static void update_holds(struct pft_tfo_decoder *d)
 {
 	uint32_t from = d->qtail;
 	unsigned i;
@@ -157,13 +157,13 @@ static void update_holds(struct pft_tfo_dec *d)
 	d->hold_from = from;
 }
 
-static int head_held(const struct pft_tfo_dec *d)
+static int head_held(const struct pft_tfo_decoder *d)
 {
 	return qcount(d) && d->qhead == d->hold_from;
 }
 
 /* Resolve a TFO item and its placeholder (seq + 1). */
-static void resolve_tfo(struct pft_tfo_dec *d, uint32_t tfo_q, int have_header, unsigned header,
+static void resolve_tfo(struct pft_tfo_decoder *d, uint32_t tfo_q, int have_header, unsigned header,
 			uint64_t header_offset)
 {
 	struct pft_tfo_item *t = &qat(d, tfo_q)->it;
@@ -198,7 +198,7 @@ static void resolve_tfo(struct pft_tfo_dec *d, uint32_t tfo_q, int have_header, 
 	}
 }
 
-static void remove_pending(struct pft_tfo_dec *d, unsigned i)
+static void remove_pending(struct pft_tfo_decoder *d, unsigned i)
 {
 	memmove(d->pend + i, d->pend + i + 1, (d->npend - i - 1) * sizeof(d->pend[0]));
 	d->npend--;
@@ -206,7 +206,7 @@ static void remove_pending(struct pft_tfo_dec *d, unsigned i)
 
 /* Lose synchronisation: abandon the TFO being output and every outstanding
  * header; data is skipped until the next TFO header. */
-static void lose_sync(struct pft_tfo_dec *d)
+static void lose_sync(struct pft_tfo_decoder *d)
 {
 	while (d->npend) {
 		resolve_tfo(d, d->pend[0].tfo_q, 0, 0, 0);
@@ -223,7 +223,7 @@ static void lose_sync(struct pft_tfo_dec *d)
 	d->phase_known = 0;
 }
 
-static void deliver(struct pft_tfo_dec *d, const uint8_t *b, unsigned n)
+static void deliver(struct pft_tfo_decoder *d, const uint8_t *b, unsigned n)
 {
 	struct pft_tfo_item *it = emit(d, PFT_TFO_ITEM_BYTES, NULL);
 
@@ -234,7 +234,7 @@ static void deliver(struct pft_tfo_dec *d, const uint8_t *b, unsigned n)
 }
 
 /* The byte at the header position of pending i has arrived. */
-static void header_arrived(struct pft_tfo_dec *d, unsigned i, uint8_t byte)
+static void header_arrived(struct pft_tfo_decoder *d, unsigned i, uint8_t byte)
 {
 	struct pft_tfo_item *t = &qat(d, d->pend[i].tfo_q)->it;
 
@@ -248,7 +248,7 @@ static void header_arrived(struct pft_tfo_dec *d, unsigned i, uint8_t byte)
 }
 
 /* Drop pending i: a damaged capture put its header where it cannot be. */
-static void drop_pending(struct pft_tfo_dec *d, unsigned i)
+static void drop_pending(struct pft_tfo_decoder *d, unsigned i)
 {
 	emit_error(d, -PFT_E_BAD_FRAME, PFT_TFO_ERR_ORDER);
 	resolve_tfo(d, d->pend[i].tfo_q, 0, 0, 0);
@@ -257,7 +257,7 @@ static void drop_pending(struct pft_tfo_dec *d, unsigned i)
 
 /* Forget a stored low nibble (reported as skipped); if it was the first
  * half of a TFO header, that TFO loses its header. */
-static void discard_lo(struct pft_tfo_dec *d)
+static void discard_lo(struct pft_tfo_decoder *d)
 {
 	unsigned i;
 
@@ -278,7 +278,7 @@ static void discard_lo(struct pft_tfo_dec *d)
  * outstanding header.  Returns the index of the pending TFO whose header
  * starts at this lane, or MAXPEND.  Two headers cannot share a position:
  * the newest TFO wins, the others are dropped. */
-static unsigned lane_header(struct pft_tfo_dec *d)
+static unsigned lane_header(struct pft_tfo_decoder *d)
 {
 	unsigned i, hdr = MAXPEND;
 
@@ -301,7 +301,7 @@ static unsigned lane_header(struct pft_tfo_dec *d)
 }
 
 /* One byte lane of an 8/16-bit port. */
-static void byte_lane(struct pft_tfo_dec *d, uint8_t b, uint8_t *out, unsigned *nout)
+static void byte_lane(struct pft_tfo_decoder *d, uint8_t b, uint8_t *out, unsigned *nout)
 {
 	unsigned hdr = lane_header(d);
 
@@ -320,7 +320,7 @@ static void byte_lane(struct pft_tfo_dec *d, uint8_t b, uint8_t *out, unsigned *
 }
 
 /* One data nibble of a 4-bit port (the gap nibble is counted, not given). */
-static void nibble_lane(struct pft_tfo_dec *d, uint8_t n)
+static void nibble_lane(struct pft_tfo_decoder *d, uint8_t n)
 {
 	unsigned i, hdr = lane_header(d);
 	uint8_t b;
@@ -382,7 +382,7 @@ static void nibble_lane(struct pft_tfo_dec *d, uint8_t n)
 }
 
 /* Start a TFO on this cycle (TD with a value, or TR with TD). */
-static void start_tfo(struct pft_tfo_dec *d, int trigger)
+static void start_tfo(struct pft_tfo_decoder *d, int trigger)
 {
 	struct pft_tfo_item *t;
 
@@ -411,7 +411,7 @@ static void start_tfo(struct pft_tfo_dec *d, int trigger)
 }
 
 /* The TFO value of the current TFO is known. */
-static void tfo_value(struct pft_tfo_dec *d, unsigned v)
+static void tfo_value(struct pft_tfo_decoder *d, unsigned v)
 {
 	struct pending *p;
 	uint32_t here = d->port.width == 4 ? 2 * v - (v ? d->val_gap_expected : 0) : v;
@@ -448,14 +448,14 @@ static void tfo_value(struct pft_tfo_dec *d, unsigned v)
 }
 
 /* A value cycle whose TRACEPKT[3:0] is not a TFO value: bad capture. */
-static void bad_value(struct pft_tfo_dec *d, enum pft_tfo_kind k)
+static void bad_value(struct pft_tfo_decoder *d, enum pft_tfo_kind k)
 {
 	emit_error(d, -PFT_E_BAD_FRAME, k == PFT_TFO_KIND_RESERVED ? PFT_TFO_ERR_RESERVED
 								    : PFT_TFO_ERR_TD_IN_TFO);
 	lose_sync(d);
 }
 
-static void status_item(struct pft_tfo_dec *d, unsigned ps, unsigned flags)
+static void status_item(struct pft_tfo_decoder *d, unsigned ps, unsigned flags)
 {
 	struct pft_tfo_item *it = emit(d, PFT_TFO_ITEM_STATUS, NULL);
 
@@ -464,7 +464,7 @@ static void status_item(struct pft_tfo_dec *d, unsigned ps, unsigned flags)
 }
 
 /* TRACEPKT of a cycle with a normal status (or the TFO value part of it). */
-static void port_data(struct pft_tfo_dec *d, unsigned pkt)
+static void port_data(struct pft_tfo_decoder *d, unsigned pkt)
 {
 	uint8_t out[2];
 	unsigned v, nout = 0;
@@ -519,7 +519,7 @@ static void port_data(struct pft_tfo_dec *d, unsigned pkt)
 		deliver(d, out, nout);
 }
 
-static void td_cycle(struct pft_tfo_dec *d, unsigned pkt)
+static void td_cycle(struct pft_tfo_decoder *d, unsigned pkt)
 {
 	unsigned v;
 	enum pft_tfo_kind k = pft_tfo_classify(pkt & 0xFFu, &v);
@@ -564,7 +564,7 @@ static void td_cycle(struct pft_tfo_dec *d, unsigned pkt)
 	}
 }
 
-static void tr_cycle(struct pft_tfo_dec *d, unsigned pkt)
+static void tr_cycle(struct pft_tfo_decoder *d, unsigned pkt)
 {
 	unsigned replaced = pkt & 0xFu;
 
@@ -581,7 +581,7 @@ static void tr_cycle(struct pft_tfo_dec *d, unsigned pkt)
 		status_item(d, replaced, PFT_TFO_F_TRIGGER);
 }
 
-int pft_tfo_dec_push(struct pft_tfo_dec *d, const struct pft_tfo_cycle *c)
+int pft_tfo_decoder_feed(struct pft_tfo_decoder *d, const struct pft_tfo_cycle *c)
 {
 	unsigned ps, pkt;
 
@@ -616,7 +616,7 @@ int pft_tfo_dec_push(struct pft_tfo_dec *d, const struct pft_tfo_cycle *c)
 	return 0;
 }
 
-int pft_tfo_dec_end(struct pft_tfo_dec *d)
+int pft_tfo_decoder_end(struct pft_tfo_decoder *d)
 {
 	if (!d || d->ended)
 		return -PFT_E_INVAL;
@@ -633,7 +633,7 @@ int pft_tfo_dec_end(struct pft_tfo_dec *d)
 	return 0;
 }
 
-int pft_tfo_dec_next(struct pft_tfo_dec *d, struct pft_tfo_item *item, size_t size)
+int pft_tfo_decoder_next(struct pft_tfo_decoder *d, struct pft_tfo_item *item, size_t size)
 {
 	struct qitem *qi;
 

@@ -44,12 +44,12 @@ int pkt_decode_all(const struct pft_config *c, const uint8_t *buf, size_t len,
 
 	if (!d)
 		return -1;
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_end(d);
+	pft_pkt_decoder_feed(d, buf, len);
+	pft_pkt_decoder_end(d);
 	for (;;) {
 		struct pft_packet p;
 
-		r = pft_pkt_next(d, &p, sizeof(p));
+		r = pft_pkt_decoder_next(d, &p, sizeof(p));
 		if (r == -PFT_E_EOS)
 			break;
 		if (r < 0 || n >= max) {

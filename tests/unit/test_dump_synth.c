@@ -65,7 +65,7 @@ static size_t generate(const struct variant *v, const struct pft_config *cfg, ui
 		       uint8_t *out, size_t cap)
 {
 	struct pft_features f;
-	struct pft_encoder *e = pft_enc_alloc(cfg);
+	struct pft_pkt_encoder *e = pft_pkt_encoder_alloc(cfg);
 	struct pft_packet p;
 	size_t n = 0;
 	uint64_t last = 0x80000000, ts = 0x1000;
@@ -174,7 +174,7 @@ static size_t generate(const struct variant *v, const struct pft_config *cfg, ui
 		} else {
 			p.type = PFT_PKT_EXCEPTION_RETURN;
 		}
-		r = pft_enc_packet(e, &p, out + n, cap - n);
+		r = pft_pkt_encoder_encode(e, &p, out + n, cap - n);
 		if (r < 0) {
 			fprintf(stderr, "%s: packet %u (type %s) not encodable: %s\n", v->name, i,
 				pft_pkt_type_name(p.type), pft_errstr(r));
@@ -183,7 +183,7 @@ static size_t generate(const struct variant *v, const struct pft_config *cfg, ui
 		}
 		n += (size_t)r;
 	}
-	pft_enc_free(e);
+	pft_pkt_encoder_free(e);
 	return n;
 }
 
@@ -226,7 +226,7 @@ int main(void)
 				size_t len = 1 + (size_t)(check_rand(&seed) % 40);
 				if (len > n - pos)
 					len = n - pos;
-				r = pft_frame_encode(fe, 0x13, stream + pos, len, framed + w,
+				r = pft_frame_encoder_encode(fe, 0x13, stream + pos, len, framed + w,
 						     sizeof framed - w, &c);
 				CHECK(r >= 0 && c == len);
 				w += (size_t)(r > 0 ? r : 0);
@@ -234,7 +234,7 @@ int main(void)
 				len = (size_t)(check_rand(&seed) % 12);
 				if (o + len > sizeof other)
 					o = 0;
-				r = pft_frame_encode(fe, 0x22, other + o, len, framed + w,
+				r = pft_frame_encoder_encode(fe, 0x22, other + o, len, framed + w,
 						     sizeof framed - w, &c);
 				CHECK(r >= 0);
 				w += (size_t)(r > 0 ? r : 0);

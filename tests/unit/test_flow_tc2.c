@@ -156,18 +156,18 @@ int main(void)
 	cfg.etmidr = 0x411CF312u;
 	cfg.etmccer = 0x34C01AC2u;
 	cfg.etmtraceidr = 0x13u;
-	d = pft_flow_alloc(&cfg, img);
+	d = pft_flow_decoder_alloc(&cfg, img);
 	CHECK(d != NULL);
 	for (i = 0; i < (size_t)slen; i += 7) {
 		size_t n = (size_t)slen - i < 7 ? (size_t)slen - i : 7;
 
-		CHECK_EQ(pft_flow_feed(d, s + i, n), 0);
-		while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+		CHECK_EQ(pft_flow_decoder_feed(d, s + i, n), 0);
+		while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 			item(&it);
 		CHECK_EQ(err, -PFT_E_AGAIN);
 	}
-	pft_flow_end(d);
-	while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+	pft_flow_decoder_end(d);
+	while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 		item(&it);
 	CHECK_EQ(err, -PFT_E_EOS);
 
@@ -194,12 +194,12 @@ int main(void)
 	CHECK_EQ(ninsn + nnacc + nunk, 9592);
 	CHECK_EQ(nnacc, 16);
 	CHECK_EQ(nunk, 28);
-	CHECK_EQ(pft_flow_get_stats(d, &st, sizeof(st)), 0);
+	CHECK_EQ(pft_flow_decoder_get_stats(d, &st, sizeof(st)), 0);
 	CHECK_EQ(st.bytes, 4533);
 	CHECK_EQ(st.insns, ninsn);
 	printf("TC2 0x13: %zu rows compared with DS-5 (%zu instructions, %zu not readable, "
 	       "%zu unknown address), %zu differences\n", nds5, ninsn, nnacc, nunk, bad);
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	pft_image_free(img);
 	free(s);
 	free(cap);

@@ -4,7 +4,7 @@
  * expected decode, written by hand from the spec.  Each case is assembled by
  * our own packet encoder (A-sync first), fed to the flow decoder as bytes,
  * and its output, in the compact form below, must equal the expect lines.
- * Every case is run a second time through pft_flow_put_packet with the
+ * Every case is run a second time through pft_flow_decoder_put_packet with the
  * packets the packet decoder reads back from the bytes.
  *
  * File syntax (one directive per line, '#' starts a comment):
@@ -361,52 +361,52 @@ static int parse_line(struct tcase *tc, char *line)
 static int run_stream(struct tcase *tc, struct pft_image *img, const uint8_t *s, size_t n,
 		      struct outbuf *o)
 {
-	struct pft_flow_decoder *d = pft_flow_alloc(&tc->cfg, img);
+	struct pft_flow_decoder *d = pft_flow_decoder_alloc(&tc->cfg, img);
 	struct pft_flow_item it;
 	int err;
 
 	if (!d)
 		return -1;
 	/* feed in two pieces, to cross a chunk boundary */
-	CHECK_EQ(pft_flow_feed(d, s, n / 2), 0);
-	while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+	CHECK_EQ(pft_flow_decoder_feed(d, s, n / 2), 0);
+	while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 		out_item(o, &it);
 	CHECK_EQ(err, -PFT_E_AGAIN);
-	CHECK_EQ(pft_flow_feed(d, s + n / 2, n - n / 2), 0);
-	while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+	CHECK_EQ(pft_flow_decoder_feed(d, s + n / 2, n - n / 2), 0);
+	while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 		out_item(o, &it);
 	CHECK_EQ(err, -PFT_E_AGAIN);
-	pft_flow_end(d);
-	while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+	pft_flow_decoder_end(d);
+	while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 		out_item(o, &it);
 	CHECK_EQ(err, -PFT_E_EOS);
 	out_flush(o);
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	return 0;
 }
 
 static int run_packets(struct tcase *tc, struct pft_image *img, const uint8_t *s, size_t n,
 		       struct outbuf *o)
 {
-	struct pft_flow_decoder *d = pft_flow_alloc(&tc->cfg, img);
+	struct pft_flow_decoder *d = pft_flow_decoder_alloc(&tc->cfg, img);
 	struct pft_pkt_decoder *pd = pft_pkt_decoder_alloc(&tc->cfg);
 	struct pft_packet pkt;
 	struct pft_flow_item it;
 	int err;
 
-	pft_pkt_feed(pd, s, n);
-	pft_pkt_end(pd);
-	while (pft_pkt_next(pd, &pkt, sizeof(pkt)) == 0) {
-		CHECK_EQ(pft_flow_put_packet(d, &pkt), 0);
-		while ((err = pft_flow_next(d, &it, sizeof(it))) == 0)
+	pft_pkt_decoder_feed(pd, s, n);
+	pft_pkt_decoder_end(pd);
+	while (pft_pkt_decoder_next(pd, &pkt, sizeof(pkt)) == 0) {
+		CHECK_EQ(pft_flow_decoder_put_packet(d, &pkt), 0);
+		while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
 			out_item(o, &it);
 		CHECK_EQ(err, -PFT_E_AGAIN);
 	}
-	pft_flow_end(d);
-	CHECK_EQ(pft_flow_next(d, &it, sizeof(it)), -PFT_E_EOS);
+	pft_flow_decoder_end(d);
+	CHECK_EQ(pft_flow_decoder_next(d, &it, sizeof(it)), -PFT_E_EOS);
 	out_flush(o);
 	pft_pkt_decoder_free(pd);
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	return 0;
 }
 
@@ -433,7 +433,7 @@ static void compare(struct tcase *tc, struct outbuf *o, const char *how)
 static void run_case(struct tcase *tc)
 {
 	static uint8_t s[MAXBYTES];
-	struct pft_encoder *enc = pft_enc_alloc(&tc->cfg);
+	struct pft_pkt_encoder *enc = pft_pkt_encoder_alloc(&tc->cfg);
 	struct pft_image *img = pft_image_alloc();
 	struct pft_packet as;
 	struct outbuf o1, o2;
@@ -449,7 +449,7 @@ static void run_case(struct tcase *tc)
 					      tc->code[i].len), 0);
 	memset(&as, 0, sizeof(as));
 	as.type = PFT_PKT_ASYNC;
-	w = pft_enc_packet(enc, &as, s, sizeof(s));
+	w = pft_pkt_encoder_encode(enc, &as, s, sizeof(s));
 	CHECK(w > 0);
 	n = w > 0 ? (size_t)w : 0;
 	for (i = 0; i < tc->npkts; i++) {
@@ -460,18 +460,18 @@ static void run_case(struct tcase *tc)
 			n += p->nbytes;
 			continue;
 		}
-		w = pft_enc_packet(enc, p, s + n, sizeof(s) - n);
+		w = pft_pkt_encoder_encode(enc, p, s + n, sizeof(s) - n);
 		if (w <= 0) {
 			fprintf(stderr, "%s: case '%s': packet %d cannot be encoded (%d)\n", tc->file,
 				tc->name, i + 1, w);
 			CHECK(w > 0);
-			pft_enc_free(enc);
+			pft_pkt_encoder_free(enc);
 			pft_image_free(img);
 			return;
 		}
 		n += (size_t)w;
 	}
-	pft_enc_free(enc);
+	pft_pkt_encoder_free(enc);
 	memset(&o1, 0, sizeof(o1));
 	memset(&o2, 0, sizeof(o2));
 	run_stream(tc, img, s, n, &o1);

@@ -36,12 +36,12 @@ static void run(enum pft_frame_format fmt, const uint8_t *cap, size_t len, size_
 		size_t n = len - pos < chunk ? len - pos : chunk;
 
 		if (n) {
-			CHECK_EQ(pft_frame_feed(d, cap + pos, n), 0);
+			CHECK_EQ(pft_frame_decoder_feed(d, cap + pos, n), 0);
 			pos += n;
 		} else {
-			pft_frame_end(d);
+			pft_frame_decoder_end(d);
 		}
-		while ((r = pft_frame_next(d, &g->it[g->n < MAXI ? g->n : MAXI - 1],
+		while ((r = pft_frame_decoder_next(d, &g->it[g->n < MAXI ? g->n : MAXI - 1],
 					   sizeof(struct pft_frame_item))) == 0) {
 			struct pft_frame_item *it = &g->it[g->n < MAXI ? g->n : MAXI - 1];
 			uint32_t i;
@@ -60,7 +60,7 @@ static void run(enum pft_frame_format fmt, const uint8_t *cap, size_t len, size_
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	pft_frame_get_stats(d, &g->st);
+	pft_frame_decoder_get_stats(d, &g->st);
 	CHECK_EQ(g->st.bytes_in, len);
 	CHECK_EQ(g->st.data + g->st.overhead + g->st.sync + g->st.unsynced + g->st.error, len);
 	pft_frame_decoder_free(d);
@@ -263,27 +263,27 @@ static void test_raw_and_misuse(void)
 	struct got g;
 
 	CHECK(d != NULL);
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it), -PFT_E_AGAIN);
-	CHECK_EQ(pft_frame_feed(d, b, 5), 0);
-	CHECK_EQ(pft_frame_feed(d, b, 5), -PFT_E_INVAL); /* chunk not drained */
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it - 1), -PFT_E_INVAL);
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it), 0);
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it), -PFT_E_AGAIN);
+	CHECK_EQ(pft_frame_decoder_feed(d, b, 5), 0);
+	CHECK_EQ(pft_frame_decoder_feed(d, b, 5), -PFT_E_INVAL); /* chunk not drained */
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it), 0);
 	CHECK_EQ(it.id, 0x13);
 	CHECK_EQ(it.len, 5);
 	CHECK(it.data == b);
 	CHECK(it.byte_offsets == NULL);
 	CHECK_EQ(pft_frame_item_byte_offset(&it, 4), 4);
-	CHECK_EQ(pft_frame_feed(d, b + 1, 2), 0);
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it), 0);
+	CHECK_EQ(pft_frame_decoder_feed(d, b + 1, 2), 0);
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it), 0);
 	CHECK_EQ(it.stream_offset, 5);
-	CHECK_EQ(pft_frame_get_offset(d), 7);
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it), -PFT_E_AGAIN);
-	CHECK_EQ(pft_frame_end(d), 0);
-	CHECK_EQ(pft_frame_next(d, &it, sizeof it), -PFT_E_EOS);
-	CHECK_EQ(pft_frame_feed(d, b, 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_frame_decoder_get_offset(d), 7);
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it), -PFT_E_AGAIN);
+	CHECK_EQ(pft_frame_decoder_end(d), 0);
+	CHECK_EQ(pft_frame_decoder_next(d, &it, sizeof it), -PFT_E_EOS);
+	CHECK_EQ(pft_frame_decoder_feed(d, b, 1), -PFT_E_INVAL);
 	pft_frame_decoder_free(d);
 	CHECK(pft_frame_decoder_alloc((enum pft_frame_format)7, 0) == NULL);
-	CHECK_EQ(pft_frame_feed(NULL, b, 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_frame_decoder_feed(NULL, b, 1), -PFT_E_INVAL);
 
 	run(PFT_FRAME_CORESIGHT, b, 0, 0, &g); /* empty capture: no items */
 	CHECK_EQ(g.n, 0);

@@ -67,7 +67,7 @@ static int one_case(uint64_t *rng, int verbose)
 
 			if (room > sizeof cap - w)
 				room = sizeof cap - w;
-			r = pft_frame_encode(enc, x->id, x->in + x->n_in + used, len - used,
+			r = pft_frame_encoder_encode(enc, x->id, x->in + x->n_in + used, len - used,
 					     cap + w, room, &c);
 			if (r < 0) {
 				CHECK_EQ(r, -PFT_E_NOSPC);
@@ -110,12 +110,12 @@ static int one_case(uint64_t *rng, int verbose)
 		if (pos < n2) {
 			if (chunk > n2 - pos)
 				chunk = n2 - pos;
-			pft_frame_feed(dec, cap2 + pos, chunk);
+			pft_frame_decoder_feed(dec, cap2 + pos, chunk);
 			pos += chunk;
 		} else {
-			pft_frame_end(dec);
+			pft_frame_decoder_end(dec);
 		}
-		while ((r = pft_frame_next(dec, &it, sizeof it)) == 0) {
+		while ((r = pft_frame_decoder_next(dec, &it, sizeof it)) == 0) {
 			if (it.type == PFT_FRAME_ITEM_UNSYNCED && it.capture_offset == 0 &&
 			    it.len == junk)
 				continue;
@@ -142,7 +142,7 @@ static int one_case(uint64_t *rng, int verbose)
 			break;
 	}
 	CHECK_EQ(r, -PFT_E_EOS);
-	pft_frame_get_stats(dec, &st);
+	pft_frame_decoder_get_stats(dec, &st);
 	CHECK_EQ(st.data + st.overhead + st.sync + st.unsynced + st.error, n2);
 	pft_frame_decoder_free(dec);
 	for (k = 0; k < nsrc; k++)

@@ -102,12 +102,12 @@ int main(void)
 		for (;;) {
 			if (pos < len) {
 				size_t n = len - pos < chunk ? len - pos : chunk;
-				pft_frame_feed(d, cap + pos, n);
+				pft_frame_decoder_feed(d, cap + pos, n);
 				pos += n;
 			} else {
-				pft_frame_end(d);
+				pft_frame_decoder_end(d);
 			}
-			while ((r = pft_frame_next(d, &it, sizeof it)) == 0) {
+			while ((r = pft_frame_decoder_next(d, &it, sizeof it)) == 0) {
 				uint32_t i;
 				CHECK_EQ(it.type, PFT_FRAME_ITEM_DATA);
 				for (i = 0; i < it.len; i++)
@@ -118,7 +118,7 @@ int main(void)
 				break;
 		}
 		CHECK_EQ(r, -PFT_E_EOS);
-		pft_frame_get_stats(d, &st);
+		pft_frame_decoder_get_stats(d, &st);
 		pft_frame_decoder_free(d);
 		CHECK_EQ(st.frames, 2048);
 		CHECK_EQ(st.error + st.unsynced + st.sync, 0);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pft_pkt_next_batch: gives exactly the items of pft_pkt_next, field for
- * field and byte for byte.  The reference is pft_pkt_next fed one byte at a
+/* pft_pkt_decoder_next_batch: gives exactly the items of pft_pkt_decoder_next, field for
+ * field and byte for byte.  The reference is pft_pkt_decoder_next fed one byte at a
  * time, which never takes the in-place fast readers (every packet is
  * completed byte by byte through the partial-packet buffer), so the fast
  * readers are checked against the byte-by-byte ones.  Streams: random
@@ -32,7 +32,7 @@ static uint32_t rnd_cycles(uint64_t *rng)
 static size_t gen_stream(const struct pft_config *c, uint64_t *rng, uint8_t *out, size_t len)
 {
 	struct pft_features f;
-	struct pft_encoder *e = pft_enc_alloc(c);
+	struct pft_pkt_encoder *e = pft_pkt_encoder_alloc(c);
 	uint32_t addr = 0x80001000u;
 	unsigned isa = PFT_ISA_ARM;
 	size_t n = 0;
@@ -58,7 +58,7 @@ static size_t gen_stream(const struct pft_config *c, uint64_t *rng, uint8_t *out
 		if (start == 1) {
 			p.type = PFT_PKT_ASYNC;
 			p.size = 6 + (uint32_t)(y % 3);
-			pft_enc_reset(e);
+			pft_pkt_encoder_reset(e);
 			start = 2;
 		} else if (start == 2 || k < 80) {
 			p.type = PFT_PKT_ISYNC;
@@ -135,15 +135,15 @@ static size_t gen_stream(const struct pft_config *c, uint64_t *rng, uint8_t *out
 			p.cycles = 0;
 		if (p.cycles || p.type == PFT_PKT_ATOM)
 			p.flags |= f.cycle_accurate ? PFT_PKT_F_CC : 0;
-		r = pft_enc_packet(e, &p, out + n, len - n);
+		r = pft_pkt_encoder_encode(e, &p, out + n, len - n);
 		if (r > 0)
 			n += (size_t)r;
 	}
-	pft_enc_free(e);
+	pft_pkt_encoder_free(e);
 	return n;
 }
 
-/* pft_pkt_next, every byte fed on its own. */
+/* pft_pkt_decoder_next, every byte fed on its own. */
 static int decode_bytewise(const struct pft_config *c, const uint8_t *buf, size_t len,
 			   struct pft_packet *out)
 {
@@ -155,11 +155,11 @@ static int decode_bytewise(const struct pft_config *c, const uint8_t *buf, size_
 		return -1;
 	for (;;) {
 		size_t k = pos < len ? 1 : 0;
-		CHECK_EQ(pft_pkt_feed(d, buf + pos, k), 0);
+		CHECK_EQ(pft_pkt_decoder_feed(d, buf + pos, k), 0);
 		pos += k;
 		if (pos == len)
-			pft_pkt_end(d);
-		while (n < MAXI && (r = pft_pkt_next(d, &out[n], sizeof(out[n]))) == 0)
+			pft_pkt_decoder_end(d);
+		while (n < MAXI && (r = pft_pkt_decoder_next(d, &out[n], sizeof(out[n]))) == 0)
 			n++;
 		if (r != -PFT_E_AGAIN)
 			break;
@@ -169,7 +169,7 @@ static int decode_bytewise(const struct pft_config *c, const uint8_t *buf, size_
 	return n;
 }
 
-/* pft_pkt_next_batch with random chunks (or one if !chunked) and random
+/* pft_pkt_decoder_next_batch with random chunks (or one if !chunked) and random
  * batch sizes, into elements `stride` bytes apart (copied out to out[]). */
 static int decode_batch(const struct pft_config *c, const uint8_t *buf, size_t len,
 			uint64_t *rng, int chunked, size_t stride, struct pft_packet *out)
@@ -190,15 +190,15 @@ static int decode_batch(const struct pft_config *c, const uint8_t *buf, size_t l
 			if (k > len - pos)
 				k = len - pos;
 		}
-		CHECK_EQ(pft_pkt_feed(d, buf + pos, k), 0);
+		CHECK_EQ(pft_pkt_decoder_feed(d, buf + pos, k), 0);
 		pos += k;
 		if (pos == len)
-			pft_pkt_end(d);
+			pft_pkt_decoder_end(d);
 		for (;;) {
 			uint64_t x = check_rand(rng);
 			size_t max = (x & 3) ? 1 + (x >> 8) % 300 : 1 + (x >> 8) % 3;
 			memset(arr, 0xA5, sizeof(arr));
-			r = pft_pkt_next_batch(d, (struct pft_packet *)(void *)arr, max, stride);
+			r = pft_pkt_decoder_next_batch(d, (struct pft_packet *)(void *)arr, max, stride);
 			if (r <= 0)
 				break;
 			CHECK(r <= (int)max);
@@ -220,10 +220,10 @@ static int decode_batch(const struct pft_config *c, const uint8_t *buf, size_t l
 		if (r != -PFT_E_AGAIN)
 			break;
 		/* drained: asking again gives AGAIN again */
-		CHECK_EQ(pft_pkt_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_AGAIN);
+		CHECK_EQ(pft_pkt_decoder_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_AGAIN);
 	}
 	CHECK_EQ(r, -PFT_E_EOS);
-	CHECK_EQ(pft_pkt_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_EOS);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, out, 4, sizeof(out[0])), -PFT_E_EOS);
 	CHECK_EQ(sum, len);
 	pft_pkt_decoder_free(d);
 	return n;
@@ -254,21 +254,21 @@ static void check_misuse(void)
 	static const uint8_t bytes[] = { 0, 0, 0, 0, 0, 0x80, 0x84, 0x88 };
 
 	CHECK(d != NULL);
-	CHECK_EQ(pft_pkt_next_batch(NULL, p, 4, sizeof(p[0])), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next_batch(d, NULL, 4, sizeof(p[0])), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next_batch(d, p, 0, sizeof(p[0])), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0]) - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next_batch(NULL, p, 4, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, NULL, 4, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, p, 0, sizeof(p[0])), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, p, 4, sizeof(p[0]) - 1), -PFT_E_INVAL);
 	/* nothing fed yet */
-	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_AGAIN);
-	CHECK_EQ(pft_pkt_feed(d, bytes, sizeof(bytes)), 0);
-	CHECK_EQ(pft_pkt_end(d), 0);
-	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), 3);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_AGAIN);
+	CHECK_EQ(pft_pkt_decoder_feed(d, bytes, sizeof(bytes)), 0);
+	CHECK_EQ(pft_pkt_decoder_end(d), 0);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, p, 4, sizeof(p[0])), 3);
 	CHECK_EQ(p[0].type, PFT_PKT_ASYNC);
 	CHECK_EQ(p[1].type, PFT_PKT_ATOM);
 	CHECK_EQ(p[1].offset, 6);
 	CHECK_EQ(p[2].type, PFT_PKT_ATOM);
 	CHECK_EQ(p[2].cycles, 2);
-	CHECK_EQ(pft_pkt_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_EOS);
+	CHECK_EQ(pft_pkt_decoder_next_batch(d, p, 4, sizeof(p[0])), -PFT_E_EOS);
 	pft_pkt_decoder_free(d);
 }
 

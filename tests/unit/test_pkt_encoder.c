@@ -18,7 +18,7 @@ static int reencode(const struct pft_config *c, const uint8_t *buf, size_t len,
 		    const char *what)
 {
 	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(c);
-	struct pft_encoder *e = pft_enc_alloc(c);
+	struct pft_pkt_encoder *e = pft_pkt_encoder_alloc(c);
 	uint8_t *out = malloc(len + 16);
 	size_t o = 0;
 	uint64_t start = 0;
@@ -28,9 +28,9 @@ static int reencode(const struct pft_config *c, const uint8_t *buf, size_t len,
 	CHECK(d && e && out);
 	if (!d || !e || !out)
 		goto done;
-	pft_pkt_feed(d, buf, len);
-	pft_pkt_end(d);
-	while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+	pft_pkt_decoder_feed(d, buf, len);
+	pft_pkt_decoder_end(d);
+	while ((r = pft_pkt_decoder_next(d, &p, sizeof(p))) == 0) {
 		int n;
 		if (p.type == PFT_PKT_UNSYNCED || p.type == PFT_PKT_ERROR) {
 			CHECK(!synced); /* no errors after the first A-sync */
@@ -40,7 +40,7 @@ static int reencode(const struct pft_config *c, const uint8_t *buf, size_t len,
 			synced = 1;
 			start = p.offset;
 		}
-		n = pft_enc_packet(e, &p, out + o, len + 16 - o);
+		n = pft_pkt_encoder_encode(e, &p, out + o, len + 16 - o);
 		CHECK(n > 0);
 		if (n <= 0)
 			break;
@@ -64,7 +64,7 @@ static int reencode(const struct pft_config *c, const uint8_t *buf, size_t len,
 	CHECK(!memcmp(out, buf + start, o));
 done:
 	free(out);
-	pft_enc_free(e);
+	pft_pkt_encoder_free(e);
 	pft_pkt_decoder_free(d);
 	return count;
 }
@@ -123,11 +123,11 @@ static void check_real(void)
 	}
 }
 
-static int enc(struct pft_encoder *e, const struct pft_packet *p, const char *want)
+static int enc(struct pft_pkt_encoder *e, const struct pft_packet *p, const char *want)
 {
 	uint8_t out[64], w[64];
 	size_t nw = pkt_hex(want, w, sizeof(w));
-	int n = pft_enc_packet(e, p, out, sizeof(out));
+	int n = pft_pkt_encoder_encode(e, p, out, sizeof(out));
 	CHECK_EQ(n, nw);
 	if (n == (int)nw)
 		CHECK(!memcmp(out, w, nw));
@@ -145,7 +145,7 @@ static int enc(struct pft_encoder *e, const struct pft_packet *p, const char *wa
 static void check_rules(void)
 {
 	struct pft_config c = pkt_cfg(C_S4);
-	struct pft_encoder *e = pft_enc_alloc(&c);
+	struct pft_pkt_encoder *e = pft_pkt_encoder_alloc(&c);
 	struct pft_packet p;
 	uint8_t out[64];
 
@@ -197,17 +197,17 @@ static void check_rules(void)
 	enc(e, &p, "72 c3 4a 00");
 	/* WPU into Jazelle is refused */
 	p.isa = PFT_ISA_JAZELLE;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	/* misaligned */
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_BRANCH;
 	p.address = 0x1002;
 	p.isa = PFT_ISA_ARM;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	/* no context ID configured; VMID fine on v1.1 */
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_CONTEXT_ID;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.type = PFT_PKT_VMID;
 	p.vmid = 0x2A;
 	enc(e, &p, "3c 2a");
@@ -215,12 +215,12 @@ static void check_rules(void)
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_ATOM;
 	p.atom_count = 6;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.atom_count = 0;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.atom_count = 2;
 	p.atoms = 4;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.atom_count = 5;
 	p.atoms = 0x1C; /* NNEEE */
 	enc(e, &p, "f0");
@@ -230,11 +230,11 @@ static void check_rules(void)
 	p.address = 0x10000000;
 	p.isa = PFT_ISA_ARM;
 	p.flags = PFT_PKT_F_NS | PFT_PKT_F_HYP; /* as last sent: no E0 */
-	CHECK_EQ(pft_enc_packet(e, &p, out, 4), -PFT_E_NOSPC);
-	CHECK_EQ(pft_enc_packet(e, &p, out, 5), 5);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, 4), -PFT_E_NOSPC);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, 5), 5);
 	/* unsynced / error items are not packets */
 	p.type = PFT_PKT_ERROR;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	/* A-sync sizes */
 	p.type = PFT_PKT_ASYNC;
 	p.size = 0;
@@ -242,16 +242,16 @@ static void check_rules(void)
 	p.size = 8;
 	enc(e, &p, "00 00 00 00 00 00 00 80");
 	p.size = 5;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
-	pft_enc_free(e);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	pft_pkt_encoder_free(e);
 
 	/* CA: one atom per packet; cycle counts (Table 4-8); I-sync M bit */
 	c = pkt_cfg(C_TC2);
-	e = pft_enc_alloc(&c);
+	e = pft_pkt_encoder_alloc(&c);
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_ATOM;
 	p.atom_count = 2;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.atom_count = 1;
 	p.atoms = 1;
 	p.cycles = 522;
@@ -282,35 +282,35 @@ static void check_rules(void)
 	enc(e, &p, "42 80 1d 00");
 	p.timestamp = 0x82F9D18E80ull;
 	enc(e, &p, "42 00 00");
-	pft_enc_free(e);
+	pft_pkt_encoder_free(e);
 
 	/* v1.0: 48-bit Gray; VMID refused */
 	c = pkt_cfg(C_SNOW);
-	e = pft_enc_alloc(&c);
+	e = pft_pkt_encoder_alloc(&c);
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_TIMESTAMP;
 	p.timestamp = 0x6F4E0D2FBAull;
 	p.cycles = 3;
 	enc(e, &p, "42 e7 f0 ae c8 8e 8b 00 0c");
 	p.timestamp = 1ull << 48;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
 	p.type = PFT_PKT_VMID;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
-	pft_enc_free(e);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	pft_pkt_encoder_free(e);
 
 	/* context ID sizes */
 	c = pkt_cfg(0x00008000u, CCER_A15, IDR_V11); /* 2 bytes */
-	e = pft_enc_alloc(&c);
+	e = pft_pkt_encoder_alloc(&c);
 	memset(&p, 0, sizeof(p));
 	p.type = PFT_PKT_CONTEXT_ID;
 	p.context_id = 0xBEEF;
 	enc(e, &p, "6e ef be");
 	p.context_id = 0x1BEEF;
-	CHECK_EQ(pft_enc_packet(e, &p, out, sizeof(out)), -PFT_E_INVAL);
-	pft_enc_free(e);
+	CHECK_EQ(pft_pkt_encoder_encode(e, &p, out, sizeof(out)), -PFT_E_INVAL);
+	pft_pkt_encoder_free(e);
 
-	CHECK(pft_enc_alloc(NULL) == NULL);
-	CHECK_EQ(pft_enc_packet(NULL, &p, out, sizeof(out)), -PFT_E_INVAL);
+	CHECK(pft_pkt_encoder_alloc(NULL) == NULL);
+	CHECK_EQ(pft_pkt_encoder_encode(NULL, &p, out, sizeof(out)), -PFT_E_INVAL);
 }
 
 int main(void)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Decoder errors and synchronisation: reserved headers, configuration
  * mismatches, bad addresses, bad A-sync, truncation at every byte of every
- * example packet, state discarded after an error, pft_pkt_resync, API
+ * example packet, state discarded after an error, pft_pkt_decoder_resync, API
  * misuse, and the byte-accounting invariant on random input. */
 #include <stdlib.h>
 #include <string.h>
@@ -224,42 +224,42 @@ static void check_resync_and_misuse(void)
 	if (!d)
 		return;
 	/* misuse */
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p) - 1), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next(NULL, &p, sizeof(p)), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next(d, NULL, sizeof(p)), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_feed(d, NULL, 3), -PFT_E_INVAL);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_E_AGAIN); /* nothing fed yet */
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p) - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next(NULL, &p, sizeof(p)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next(d, NULL, sizeof(p)), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_feed(d, NULL, 3), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), -PFT_E_AGAIN); /* nothing fed yet */
 
 	/* feed 15 bytes: A-sync, I-sync, `e8 20` and the first byte of `de 01` */
-	CHECK_EQ(pft_pkt_feed(d, buf, 15), 0);
-	CHECK_EQ(pft_pkt_feed(d, buf, 15), -PFT_E_INVAL); /* not drained */
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	CHECK_EQ(pft_pkt_decoder_feed(d, buf, 15), 0);
+	CHECK_EQ(pft_pkt_decoder_feed(d, buf, 15), -PFT_E_INVAL); /* not drained */
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	CHECK_EQ(p.type, PFT_PKT_ASYNC);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	CHECK_EQ(p.type, PFT_PKT_ISYNC);
-	CHECK_EQ(pft_pkt_get_offset(d), 12);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	CHECK_EQ(pft_pkt_decoder_get_offset(d), 12);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	CHECK_EQ(p.cycles, 522);
 	/* `de` is cut by the end of the chunk */
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_E_AGAIN);
-	CHECK_EQ(pft_pkt_get_offset(d), 14);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), -PFT_E_AGAIN);
+	CHECK_EQ(pft_pkt_decoder_get_offset(d), 14);
 	/* resync: the held byte is reported as unsynced */
-	pft_pkt_resync(d);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	pft_pkt_decoder_resync(d);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	expect(&p, PFT_PKT_UNSYNCED, 14, 1, -1);
-	CHECK_EQ(pft_pkt_feed(d, buf + 15, n - 15), 0);
-	r = pft_pkt_next(d, &p, sizeof(p));
+	CHECK_EQ(pft_pkt_decoder_feed(d, buf + 15, n - 15), 0);
+	r = pft_pkt_decoder_next(d, &p, sizeof(p));
 	CHECK_EQ(r, 0);
 	expect(&p, PFT_PKT_UNSYNCED, 15, 1, -1); /* the 01 of `de 01` */
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	expect(&p, PFT_PKT_ASYNC, 16, 6, -1);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), 0);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), 0);
 	expect(&p, PFT_PKT_ATOM, 22, 1, -1);
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_E_AGAIN);
-	CHECK_EQ(pft_pkt_end(d), 0);
-	CHECK_EQ(pft_pkt_feed(d, buf, 1), -PFT_E_INVAL); /* after end */
-	CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_E_EOS);
-	CHECK_EQ(pft_pkt_get_offset(d), n);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), -PFT_E_AGAIN);
+	CHECK_EQ(pft_pkt_decoder_end(d), 0);
+	CHECK_EQ(pft_pkt_decoder_feed(d, buf, 1), -PFT_E_INVAL); /* after end */
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), -PFT_E_EOS);
+	CHECK_EQ(pft_pkt_decoder_get_offset(d), n);
 	pft_pkt_decoder_free(d);
 	pft_pkt_decoder_free(NULL);
 

@@ -240,7 +240,7 @@ static uint8_t bytes[BATCH * 16], again[BATCH * 16];
 static uint64_t run_config(const struct pft_config *c, uint64_t seed)
 {
 	struct gen g;
-	struct pft_encoder *e = pft_enc_alloc(c), *e2 = pft_enc_alloc(c);
+	struct pft_pkt_encoder *e = pft_pkt_encoder_alloc(c), *e2 = pft_pkt_encoder_alloc(c);
 	uint64_t done = 0;
 	int batch;
 
@@ -255,12 +255,12 @@ static uint64_t run_config(const struct pft_config *c, uint64_t seed)
 		int i, k, bad = 0;
 
 		/* each batch is a stream of its own, starting with sync */
-		pft_enc_reset(e);
-		pft_enc_reset(e2);
+		pft_pkt_encoder_reset(e);
+		pft_pkt_encoder_reset(e2);
 		for (i = 0; i < BATCH; i++) {
 			int r;
 			gen_packet(&g, &want[i], i < 2 ? i + 1 : 0);
-			r = pft_enc_packet(e, &want[i], bytes + o, sizeof(bytes) - o);
+			r = pft_pkt_encoder_encode(e, &want[i], bytes + o, sizeof(bytes) - o);
 			CHECK(r > 0);
 			if (r <= 0) {
 				pkt_print(stderr, &want[i]);
@@ -281,7 +281,7 @@ static uint64_t run_config(const struct pft_config *c, uint64_t seed)
 			}
 			/* the decoded packet re-encodes to the same bytes */
 			if (got[i].type != PFT_PKT_ERROR && got[i].type != PFT_PKT_UNSYNCED) {
-				int r = pft_enc_packet(e2, &got[i], again + o2, sizeof(again) - o2);
+				int r = pft_pkt_encoder_encode(e2, &got[i], again + o2, sizeof(again) - o2);
 				if (r > 0)
 					o2 += (size_t)r;
 			}
@@ -294,8 +294,8 @@ static uint64_t run_config(const struct pft_config *c, uint64_t seed)
 		done += n;
 	}
 out:
-	pft_enc_free(e);
-	pft_enc_free(e2);
+	pft_pkt_encoder_free(e);
+	pft_pkt_encoder_free(e2);
 	return done;
 }
 

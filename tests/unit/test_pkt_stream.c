@@ -40,13 +40,13 @@ static int decode_chunked(const struct pft_config *c, const uint8_t *buf, size_t
 			if (chunk > len - pos)
 				chunk = len - pos;
 		}
-		CHECK_EQ(pft_pkt_feed(d, buf + pos, chunk), 0);
+		CHECK_EQ(pft_pkt_decoder_feed(d, buf + pos, chunk), 0);
 		pos += chunk;
 		if (pos == len)
-			pft_pkt_end(d);
+			pft_pkt_decoder_end(d);
 		for (;;) {
 			struct pft_packet p;
-			r = pft_pkt_next(d, &p, sizeof(p));
+			r = pft_pkt_decoder_next(d, &p, sizeof(p));
 			if (r < 0)
 				break;
 			CHECK_EQ(p.offset, sum);
@@ -65,14 +65,14 @@ static int decode_chunked(const struct pft_config *c, const uint8_t *buf, size_t
 		if (r != -PFT_E_AGAIN)
 			break;
 		/* everything up to the current chunk end is reported or held */
-		CHECK(pft_pkt_get_offset(d) <= pos);
+		CHECK(pft_pkt_decoder_get_offset(d) <= pos);
 	}
 	CHECK_EQ(sum, len);
-	CHECK_EQ(pft_pkt_get_offset(d), len);
+	CHECK_EQ(pft_pkt_decoder_get_offset(d), len);
 	/* EOS is sticky */
 	{
 		struct pft_packet p;
-		CHECK_EQ(pft_pkt_next(d, &p, sizeof(p)), -PFT_E_EOS);
+		CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p)), -PFT_E_EOS);
 	}
 	pft_pkt_decoder_free(d);
 	return n;
@@ -124,9 +124,9 @@ static void cap_test(uint64_t *rng)
 		return;
 	while (fed < total) {
 		size_t k = total - fed < chunk ? (size_t)(total - fed) : chunk;
-		CHECK_EQ(pft_pkt_feed(d, stream, k), 0);
+		CHECK_EQ(pft_pkt_decoder_feed(d, stream, k), 0);
 		fed += k;
-		while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+		while ((r = pft_pkt_decoder_next(d, &p, sizeof(p))) == 0) {
 			if (n < 4)
 				got4[n] = p;
 			n++;
@@ -134,9 +134,9 @@ static void cap_test(uint64_t *rng)
 		}
 		CHECK_EQ(r, -PFT_E_AGAIN);
 	}
-	CHECK_EQ(pft_pkt_feed(d, tail, sizeof(tail)), 0);
-	pft_pkt_end(d);
-	while ((r = pft_pkt_next(d, &p, sizeof(p))) == 0) {
+	CHECK_EQ(pft_pkt_decoder_feed(d, tail, sizeof(tail)), 0);
+	pft_pkt_decoder_end(d);
+	while ((r = pft_pkt_decoder_next(d, &p, sizeof(p))) == 0) {
 		if (n < 4)
 			got4[n] = p;
 		n++;

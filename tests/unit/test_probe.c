@@ -125,7 +125,7 @@ int main(void)
 	{
 		struct pft_frame_encoder *enc = pft_frame_encoder_alloc(PFT_FRAME_TPIU, 4, PFT_FRAME_ENC_ID_EVERY_FRAME);
 		size_t used, got = 0;
-		int r = pft_frame_encode(enc, 0x13, ptm, ptm_n, frames, 8 * ptm_n + 4096, &used);
+		int r = pft_frame_encoder_encode(enc, 0x13, ptm, ptm_n, frames, 8 * ptm_n + 4096, &used);
 		CHECK(r > 0 && used == ptm_n);
 		got = (size_t)r;
 		r = pft_frame_encoder_flush(enc, frames + got, 8 * ptm_n + 4096 - got);
@@ -170,14 +170,14 @@ int main(void)
 		synth(stm, 8192, stm_sync, sizeof stm_sync, &st);
 		synth(e4, 8192, etm4_sync, sizeof etm4_sync, &st);
 		for (k = 0; k < 8; k++) {
-			int r = pft_frame_encode(enc, 0x20, stm + k * 1024, 1024, frames + got,
+			int r = pft_frame_encoder_encode(enc, 0x20, stm + k * 1024, 1024, frames + got,
 			                         8 * ptm_n + 4096 - got, &used);
 			got += (size_t)r;
-			r = pft_frame_encode(enc, 0x21, e4 + k * 1024, 1024, frames + got,
+			r = pft_frame_encoder_encode(enc, 0x21, e4 + k * 1024, 1024, frames + got,
 			                     8 * ptm_n + 4096 - got, &used);
 			got += (size_t)r;
 			if (k < 4) {
-				r = pft_frame_encode(enc, 0x13, ptm + k * (ptm_n / 4),
+				r = pft_frame_encoder_encode(enc, 0x13, ptm + k * (ptm_n / 4),
 				                     k == 3 ? ptm_n - 3 * (ptm_n / 4) : ptm_n / 4,
 				                     frames + got, 8 * ptm_n + 4096 - got, &used);
 				got += (size_t)r;

@@ -95,16 +95,16 @@ static unsigned flow_check(const struct prog *g, const struct pft_config *cfg,
 	msg[0] = '\0';
 	for (int i = 0; i < 2; i++)
 		pft_image_add_buffer(img, g->r[i].base, g->r[i].mem, PROG_REGION);
-	struct pft_flow_decoder *d = pft_flow_alloc(cfg, img);
+	struct pft_flow_decoder *d = pft_flow_decoder_alloc(cfg, img);
 	if (!d) {
 		pft_image_free(img);
-		snprintf(msg, cap, "pft_flow_alloc failed");
+		snprintf(msg, cap, "pft_flow_decoder_alloc failed");
 		return 1;
 	}
-	pft_flow_feed(d, buf, len);
-	pft_flow_end(d);
+	pft_flow_decoder_feed(d, buf, len);
+	pft_flow_decoder_end(d);
 #define FAIL(...) do { if (!errs++) { snprintf(m, sizeof(m), __VA_ARGS__); snprintf(msg, cap, "flow offset %llu: %s", (unsigned long long)it.offset, m); } } while (0)
-	while (!errs && pft_flow_next(d, &it, sizeof(it)) == 0) {
+	while (!errs && pft_flow_decoder_next(d, &it, sizeof(it)) == 0) {
 		if (lenient) {
 			/* trace lost to overflows: only malformed or lost trace fails */
 			if (it.kind == PFT_FLOW_EVENT &&
@@ -198,7 +198,7 @@ static unsigned flow_check(const struct prog *g, const struct pft_config *cfg,
 		snprintf(msg, cap, "flow decoded %u items, executed and enabled %u", k, nexp);
 		errs++;
 	}
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 	pft_image_free(img);
 	return errs;
 }

@@ -103,13 +103,13 @@ int main(void)
 	pft_pkt_decode_buffer(&cfg, s, (size_t)slen, collect, &a);
 
 	/* the execution */
-	struct pft_flow_decoder *d = pft_flow_alloc(&cfg, img);
+	struct pft_flow_decoder *d = pft_flow_decoder_alloc(&cfg, img);
 	struct pft_flow_item it;
-	pft_flow_feed(d, s, (size_t)slen);
-	pft_flow_end(d);
-	while (pft_flow_next(d, &it, sizeof(it)) == 0)
+	pft_flow_decoder_feed(d, s, (size_t)slen);
+	pft_flow_decoder_end(d);
+	while (pft_flow_decoder_next(d, &it, sizeof(it)) == 0)
 		add_item(&v, &it);
-	pft_flow_free(d);
+	pft_flow_decoder_free(d);
 
 	/* timestamps: the value each waypoint had, from the captured ones
 	 * (a timestamp is that of the last traced waypoint, 4.14) */

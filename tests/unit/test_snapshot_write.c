@@ -181,7 +181,7 @@ int main(void)
 		int rr;
 
 		CHECK(enc && tp && t2);
-		rr = pft_frame_encode(enc, 0x13, stream, (size_t)n, tp, cap_len * 6, &c);
+		rr = pft_frame_encoder_encode(enc, 0x13, stream, (size_t)n, tp, cap_len * 6, &c);
 		CHECK(rr > 0 && c == (size_t)n);
 		w = (size_t)rr;
 		rr = pft_frame_encoder_flush(enc, tp + w, cap_len * 6 - w);

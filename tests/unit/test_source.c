@@ -37,9 +37,9 @@ static void make_ref(const uint8_t *cap, size_t len, uint8_t id, struct ref *r)
 	r->off = malloc(len * sizeof(uint64_t));
 	r->n = 0;
 	CHECK(d && r->data && r->off);
-	pft_frame_feed(d, cap, len);
-	pft_frame_end(d);
-	while (pft_frame_next(d, &it, sizeof it) == 0)
+	pft_frame_decoder_feed(d, cap, len);
+	pft_frame_decoder_end(d);
+	while (pft_frame_decoder_next(d, &it, sizeof it) == 0)
 		if (it.type == PFT_FRAME_ITEM_DATA && it.id == id)
 			for (i = 0; i < it.len; i++) {
 				r->data[r->n] = it.data[i];

@@ -20,9 +20,9 @@ static size_t decode_whole(const struct pft_config *cfg, const uint8_t *s, size_
 	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
 	size_t k = 0;
 
-	pft_pkt_feed(d, s, n);
-	pft_pkt_end(d);
-	while (k < MAXP && pft_pkt_next(d, &out[k], sizeof out[k]) == 0)
+	pft_pkt_decoder_feed(d, s, n);
+	pft_pkt_decoder_end(d);
+	while (k < MAXP && pft_pkt_decoder_next(d, &out[k], sizeof out[k]) == 0)
 		k++;
 	pft_pkt_decoder_free(d);
 	return k;
@@ -42,12 +42,12 @@ static size_t decode_chunked(const struct pft_config *cfg, const uint8_t *s, siz
 		if (pos < n) {
 			if (c > n - pos)
 				c = n - pos;
-			pft_pkt_feed(d, s + pos, c);
+			pft_pkt_decoder_feed(d, s + pos, c);
 			pos += c;
 		} else {
-			pft_pkt_end(d);
+			pft_pkt_decoder_end(d);
 		}
-		while ((r = pft_pkt_next(d, &p, sizeof p)) == 0)
+		while ((r = pft_pkt_decoder_next(d, &p, sizeof p)) == 0)
 			if (k < MAXP)
 				out[k++] = p;
 		if (r == -PFT_E_EOS)

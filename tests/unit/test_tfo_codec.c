@@ -110,7 +110,7 @@ static void test_names(void)
 	/* 6.1.7: "TRACEPKT[3:0] = 0111 (TD)" fixes TD; TR precedes it */
 	CHECK_EQ(PFT_TFO_PS_TD, 7);
 	CHECK(!strcmp(pft_tfo_reason_name(2), "overflow"));
-	CHECK(pft_tfo_err_str(999) != NULL);
+	CHECK(pft_tfo_err_name(999) != NULL);
 }
 
 static void test_headers(void)

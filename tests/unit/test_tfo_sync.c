@@ -71,7 +71,7 @@ static void take(struct result *r, const struct pft_tfo_item *it)
 static void decode(const struct pft_tfo_port *port, const struct pft_tfo_cycle *c, size_t n,
 		   int end, struct result *r)
 {
-	struct pft_tfo_dec *d = pft_tfo_dec_alloc(port);
+	struct pft_tfo_decoder *d = pft_tfo_decoder_alloc(port);
 	struct pft_tfo_item it;
 	size_t i;
 	int rc;
@@ -85,20 +85,20 @@ static void decode(const struct pft_tfo_port *port, const struct pft_tfo_cycle *
 	if (!d || !r->bytes || !r->st || !r->tfo)
 		return;
 	for (i = 0; i < n; i++) {
-		while ((rc = pft_tfo_dec_push(d, &c[i])) == -PFT_E_AGAIN)
-			while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0)
+		while ((rc = pft_tfo_decoder_feed(d, &c[i])) == -PFT_E_AGAIN)
+			while (pft_tfo_decoder_next(d, &it, sizeof(it)) == 0)
 				take(r, &it);
 		CHECK_EQ(rc, 0);
-		while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0)
+		while (pft_tfo_decoder_next(d, &it, sizeof(it)) == 0)
 			take(r, &it);
 	}
 	if (end)
-		CHECK_EQ(pft_tfo_dec_end(d), 0);
-	while ((rc = pft_tfo_dec_next(d, &it, sizeof(it))) == 0)
+		CHECK_EQ(pft_tfo_decoder_end(d), 0);
+	while ((rc = pft_tfo_decoder_next(d, &it, sizeof(it))) == 0)
 		take(r, &it);
 	CHECK_EQ(rc, end ? -PFT_E_EOS : -PFT_E_AGAIN);
-	CHECK_EQ(pft_tfo_dec_get_offset(d), n);
-	pft_tfo_dec_free(d);
+	CHECK_EQ(pft_tfo_decoder_get_offset(d), n);
+	pft_tfo_decoder_free(d);
 }
 
 /* Parse a text capture with the library's text reader. */
@@ -580,7 +580,7 @@ static void test_nested_and_disabled(void)
 		{ TD, 0, 0x00 },  /* trace disabled */
 		{ TD, 0, 0xF7 },  /* trace disabled, cycle-accurate (TRACEPKT[3:0] = 0111) */
 	};
-	struct pft_tfo_dec *d;
+	struct pft_tfo_decoder *d;
 	struct pft_tfo_item it;
 	struct result r;
 	unsigned ntd = 0, nca = 0;
@@ -597,25 +597,25 @@ static void test_nested_and_disabled(void)
 	CHECK_EQ(r.skipped, 2);
 	result_free(&r);
 
-	d = pft_tfo_dec_alloc(&port);
+	d = pft_tfo_decoder_alloc(&port);
 	CHECK(d != NULL);
 	if (!d)
 		return;
 	for (i = 0; i < 8; i++)
-		CHECK_EQ(pft_tfo_dec_push(d, &c[i]), 0);
-	CHECK_EQ(pft_tfo_dec_end(d), 0);
-	CHECK_EQ(pft_tfo_dec_end(d), -PFT_E_INVAL);
-	CHECK_EQ(pft_tfo_dec_push(d, &c[0]), -PFT_E_INVAL);
-	while (pft_tfo_dec_next(d, &it, sizeof(it)) == 0)
+		CHECK_EQ(pft_tfo_decoder_feed(d, &c[i]), 0);
+	CHECK_EQ(pft_tfo_decoder_end(d), 0);
+	CHECK_EQ(pft_tfo_decoder_end(d), -PFT_E_INVAL);
+	CHECK_EQ(pft_tfo_decoder_feed(d, &c[0]), -PFT_E_INVAL);
+	while (pft_tfo_decoder_next(d, &it, sizeof(it)) == 0)
 		if (it.kind == PFT_TFO_ITEM_STATUS && it.status == TD) {
 			ntd++;
 			nca += (it.flags & PFT_TFO_F_CA) != 0;
 		}
 	CHECK_EQ(ntd, 2);
 	CHECK_EQ(nca, 1);
-	CHECK_EQ(pft_tfo_dec_next(d, &it, 1), -PFT_E_INVAL);
-	pft_tfo_dec_free(d);
-	CHECK(pft_tfo_dec_alloc(NULL) == NULL);
+	CHECK_EQ(pft_tfo_decoder_next(d, &it, 1), -PFT_E_INVAL);
+	pft_tfo_decoder_free(d);
+	CHECK(pft_tfo_decoder_alloc(NULL) == NULL);
 }
 
 int main(void)

@@ -265,7 +265,7 @@ int cmd_decode(int argc, char **argv)
 	if (pft_image_region_count(img) == 0)
 		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
-	dec = pft_flow_alloc(&in.config, img);
+	dec = pft_flow_decoder_alloc(&in.config, img);
 	f = cli_open_output("decode", outpath);
 	if (!dec || !f) {
 		if (!dec)
@@ -284,8 +284,8 @@ int cmd_decode(int argc, char **argv)
 	   one item however the input is chunked) */
 	err = 0;
 	while ((k = input_read(&in, &buf, &len)) > 0) {
-		err = pft_flow_feed(dec, buf, len);
-		while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+		err = pft_flow_decoder_feed(dec, buf, len);
+		while (!err && (err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
 			if (decode_out_item(out, &it)) {
 				err = -PFT_E_IO;
 				break;
@@ -300,8 +300,8 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	if (!err)
-		err = pft_flow_end(dec);
-	while (!err && (err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+		err = pft_flow_decoder_end(dec);
+	while (!err && (err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
 		if (decode_out_item(out, &it)) {
 			err = -PFT_E_IO;
 			break;
@@ -330,7 +330,7 @@ int cmd_decode(int argc, char **argv)
 		cli_error("decode", "flow decoder stopped: %s", pft_errstr(err));
 		rc = PFT_EXIT_DATA;
 	}
-	pft_flow_get_stats(dec, &st, sizeof(st));
+	pft_flow_decoder_get_stats(dec, &st, sizeof(st));
 	if (in.frame_errors) {
 		cli_error("decode", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
 			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
@@ -358,7 +358,7 @@ out:
 	decode_out_close(out);
 	if (f && f != stdout)
 		fclose(f);
-	pft_flow_free(dec);
+	pft_flow_decoder_free(dec);
 	pft_dbg_free(dbg);
 	pft_image_free(img);
 	input_close(&in);

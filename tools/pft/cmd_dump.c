@@ -340,7 +340,7 @@ static void put(struct dump *d, const struct pft_packet *p, int want_stats)
 static void hold(struct dump *d, const struct pft_pkt_decoder *dec, const uint8_t *buf,
 		 size_t len)
 {
-	uint64_t off = pft_pkt_get_offset(dec), base = d->in->delivered - len;
+	uint64_t off = pft_pkt_decoder_get_offset(dec), base = d->in->delivered - len;
 	size_t i = len;
 
 	while (i && !buf[i - 1])
@@ -425,10 +425,10 @@ int cmd_dump(int argc, char **argv)
 		if (k < 0)
 			break;
 		if (k == 0)
-			pft_pkt_end(dec);
+			pft_pkt_decoder_end(dec);
 		else
-			pft_pkt_feed(dec, buf, len);
-		while ((r = pft_pkt_next(dec, &p, sizeof p)) == 0)
+			pft_pkt_decoder_feed(dec, buf, len);
+		while ((r = pft_pkt_decoder_next(dec, &p, sizeof p)) == 0)
 			put(&d, &p, want_stats);
 		if (k > 0 && d.json && r == -PFT_E_AGAIN)
 			hold(&d, dec, buf, len);

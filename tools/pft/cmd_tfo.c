@@ -47,7 +47,7 @@ struct run {
 	struct opts o;
 	FILE *list, *out, *cap;
 	struct pft_tfo_port port;
-	struct pft_tfo_dec *dec;
+	struct pft_tfo_decoder *dec;
 	int binary;
 	uint64_t cycles, tfos, nbytes, errors, reader_errors, skipped;
 };
@@ -153,7 +153,7 @@ static void print_item(struct run *r, const struct pft_tfo_item *it)
 		if (r->o.json) {
 			fprintf(f, "{\"type\":\"error\",\"cycle\":%llu,\"code\":\"%s\",\"message\":\"%s\"",
 				(unsigned long long)it->cycle, err_code(it->detail),
-				pft_tfo_err_str(it->detail));
+				pft_tfo_err_name(it->detail));
 			if (r->binary)
 				fprintf(f, ",\"file_offset\":%llu",
 					(unsigned long long)(PFT_TFO_BIN_HEADER_SIZE +
@@ -161,7 +161,7 @@ static void print_item(struct run *r, const struct pft_tfo_item *it)
 			fprintf(f, "}\n");
 		} else {
 			fprintf(f, "%llu error: %s", (unsigned long long)it->cycle,
-				pft_tfo_err_str(it->detail));
+				pft_tfo_err_name(it->detail));
 			if (r->binary)
 				fprintf(f, " (file offset %llu)",
 					(unsigned long long)(PFT_TFO_BIN_HEADER_SIZE +
@@ -176,7 +176,7 @@ static void drain(struct run *r)
 {
 	struct pft_tfo_item it;
 
-	while (pft_tfo_dec_next(r->dec, &it, sizeof(it)) == 0)
+	while (pft_tfo_decoder_next(r->dec, &it, sizeof(it)) == 0)
 		print_item(r, &it);
 }
 
@@ -194,7 +194,7 @@ static void reader_error(struct run *r, const char *what, unsigned long long whe
 
 static int start(struct run *r)
 {
-	r->dec = pft_tfo_dec_alloc(&r->port);
+	r->dec = pft_tfo_decoder_alloc(&r->port);
 	if (!r->dec) {
 		cli_error("tfo", "out of memory");
 		return -1;
@@ -228,7 +228,7 @@ static void cycle(struct run *r, const struct pft_tfo_cycle *c)
 			fwrite(rec, 1, (size_t)n, r->cap);
 		}
 	}
-	while (pft_tfo_dec_push(r->dec, c) == -PFT_E_AGAIN)
+	while (pft_tfo_decoder_feed(r->dec, c) == -PFT_E_AGAIN)
 		drain(r);
 	drain(r);
 	r->cycles++;
@@ -473,7 +473,7 @@ int cmd_tfo(int argc, char **argv)
 	}
 	rc = binary ? read_binary(&r, in) : read_text(&r, in);
 	if (rc == 0 && r.dec) {
-		pft_tfo_dec_end(r.dec);
+		pft_tfo_decoder_end(r.dec);
 		drain(&r);
 		if (r.o.json)
 			fprintf(r.list, "{\"type\":\"summary\",\"cycles\":%llu,\"tfos\":%llu,\"bytes\":%llu,\"skipped\":%llu,\"errors\":%llu}\n",
@@ -495,7 +495,7 @@ int cmd_tfo(int argc, char **argv)
 		cli_error("tfo", "write error: %s", strerror(errno));
 		rc = PFT_EXIT_USAGE;
 	}
-	pft_tfo_dec_free(r.dec);
+	pft_tfo_decoder_free(r.dec);
 	if (r.cap && r.cap != stdout)
 		fclose(r.cap);
 out_files:

@@ -401,7 +401,7 @@ int decode_out_finish(struct decode_out *o, const struct pft_flow_decoder *dec)
 	unsigned i;
 
 	flush_run(o);
-	if (o->fmt == DECODE_STATS && pft_flow_get_stats(dec, &st, sizeof(st)) == 0) {
+	if (o->fmt == DECODE_STATS && pft_flow_decoder_get_stats(dec, &st, sizeof(st)) == 0) {
 		fprintf(o->f, "bytes         %" PRIu64 "\n", st.bytes);
 		fprintf(o->f, "packets       %" PRIu64 "\n", st.packets);
 		fprintf(o->f, "instructions  %" PRIu64 "\n", st.insns);
