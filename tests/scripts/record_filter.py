@@ -20,10 +20,11 @@ was lost to the overflow is left out, nothing else changes.
 usage: record_filter.py include|exclude|overflow LO-HI[,LO-HI...]|- FULL_LOG DECODED_LOG"""
 import sys
 
-def main():
-    if len(sys.argv) != 5:
+def main(argv=None):
+    argv = sys.argv if argv is None else argv
+    if len(argv) != 5:
         sys.exit(__doc__)
-    mode, spec, full_f, dec_f = sys.argv[1:]
+    mode, spec, full_f, dec_f = argv[1:]
     ranges = [] if mode == "overflow" else \
         [tuple(int(x, 0) for x in r.split("-")) for r in spec.split(",")]
     inr = lambda a: any(lo <= a < hi for lo, hi in ranges)
@@ -72,4 +73,5 @@ def main():
     print("%s %s: %d of %d instructions traced, %d problems" % (mode, spec, len(dec), len(full), bad))
     return 1 if bad else 0
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

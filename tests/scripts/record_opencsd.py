@@ -63,10 +63,11 @@ def opencsd_insns(snap, mem):
         out += ["%08x %s" % (x, isa) for x in got]
     return out, nranges
 
-def main():
-    if len(sys.argv) != 3:
+def main(argv=None):
+    argv = sys.argv if argv is None else argv
+    if len(argv) != 3:
         sys.exit(__doc__)
-    snap, logf = sys.argv[1], sys.argv[2]
+    snap, logf = argv[1], argv[2]
     mem = load_dumps(snap)
     ocsd, nranges = opencsd_insns(snap, mem)
     log = [l.rstrip("\n") for l in open(logf)]
@@ -82,4 +83,5 @@ def main():
           % (snap, nranges, len(ocsd), len(log), bad))
     return 1 if bad or not ocsd else 0
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())
