@@ -85,6 +85,44 @@ PFT_API uint64_t pft_image_generation(const struct pft_image *img);
  * decoders drop their cached blocks. */
 PFT_API void pft_image_invalidate(struct pft_image *img);
 
+/* ---- ELF files --------------------------------------------------------------
+ * The one ELF reader of libpft (pft_image_add_elf and the record part use
+ * it): header facts, PT_LOAD segments in program-header order and the
+ * symbol table.  Segment data and symbol names point into the file, mapped
+ * until pft_elf_close. */
+struct pft_elf;
+struct pft_elf_info {
+	uint64_t entry;
+	uint16_t machine;     /* e_machine (40 = ARM) */
+	uint8_t is64;         /* ELFCLASS64 */
+	uint8_t big_endian;   /* ELFDATA2MSB */
+};
+struct pft_elf_segment {
+	uint64_t vaddr;
+	uint64_t filesz;      /* bytes in the file (data) */
+	uint64_t memsz;       /* bytes in memory (the rest is zero) */
+	uint32_t flags;       /* PF_X 1, PF_W 2, PF_R 4 */
+	unsigned index;       /* program header index */
+	const uint8_t *data;
+};
+struct pft_elf_symbol {
+	uint64_t addr;        /* st_value (bit 0 set for Thumb functions) */
+	uint64_t size;
+	const char *name;     /* "" if none */
+	uint8_t type;         /* STT_*: 0 NOTYPE, 1 OBJECT, 2 FUNC ... */
+};
+/* 0, -PFT_E_IO (errno says why), -PFT_E_FORMAT (not ELF, or a segment
+ * beyond the end of the file), -PFT_E_NOMEM, -PFT_E_INVAL. */
+PFT_API int pft_elf_open(struct pft_elf **out, const char *path);
+PFT_API void pft_elf_close(struct pft_elf *elf);
+PFT_API int pft_elf_get_info(const struct pft_elf *elf, struct pft_elf_info *out);
+/* PT_LOAD segments. */
+PFT_API size_t pft_elf_segment_count(const struct pft_elf *elf);
+PFT_API int pft_elf_segment(const struct pft_elf *elf, size_t i, struct pft_elf_segment *out);
+/* Entries of .symtab (0 if there is none). */
+PFT_API size_t pft_elf_symbol_count(const struct pft_elf *elf);
+PFT_API int pft_elf_symbol(const struct pft_elf *elf, size_t i, struct pft_elf_symbol *out);
+
 #ifdef __cplusplus
 }
 #endif

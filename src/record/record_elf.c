@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pft record: the program ELF: loadable segments (the code the emulator
- * runs and the snapshot dumps) and symbols (--until, reports). */
-#define _POSIX_C_SOURCE 200809L /* pread */
+/* Record part: the program ELF (read with pft_elf, pft/image.h): loadable
+ * segments (the code the emulator runs and the snapshot dumps) and symbols
+ * (--until, reports). */
 #include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "pft/image.h"
 
 #include "pft/record.h"
 
@@ -23,133 +21,102 @@ static char *dupstr(const char *s)
 	return d;
 }
 
-static int load_symbols(struct pft_rec_elf *elf, Elf *e)
+static int load_symbols(struct pft_rec_elf *elf, const struct pft_elf *e)
 {
-	Elf_Scn *scn = NULL;
-	GElf_Shdr sh;
+	size_t i, n = pft_elf_symbol_count(e);
 
-	while ((scn = elf_nextscn(e, scn)) != NULL) {
-		Elf_Data *d;
-		size_t i, n;
+	elf->sym = calloc(n ? n : 1, sizeof(*elf->sym));
+	if (!elf->sym)
+		return -PFT_E_NOMEM;
+	for (i = 0; i < n; i++) {
+		struct pft_elf_symbol s;
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize)
+		if (pft_elf_symbol(e, i, &s) < 0)
 			continue;
-		d = elf_getdata(scn, NULL);
-		if (!d)
+		if (s.type != 2 /* FUNC */ && s.type != 0 /* NOTYPE */ && s.type != 1 /* OBJECT */)
 			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		elf->sym = calloc(n ? n : 1, sizeof(*elf->sym));
-		if (!elf->sym)
+		if (!*s.name || s.name[0] == '$')
+			continue;
+		elf->sym[elf->nsym].addr = s.addr;
+		elf->sym[elf->nsym].size = s.size;
+		elf->sym[elf->nsym].name = dupstr(s.name);
+		if (!elf->sym[elf->nsym].name)
 			return -PFT_E_NOMEM;
-		for (i = 0; i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-			int t;
+		elf->nsym++;
+	}
+	return 0;
+}
 
-			if (!gelf_getsym(d, (int)i, &s))
-				continue;
-			t = GELF_ST_TYPE(s.st_info);
-			if (t != STT_FUNC && t != STT_NOTYPE && t != STT_OBJECT)
-				continue;
-			name = elf_strptr(e, sh.sh_link, s.st_name);
-			if (!name || !*name || name[0] == '$')
-				continue;
-			elf->sym[elf->nsym].addr = s.st_value;
-			elf->sym[elf->nsym].size = s.st_size;
-			elf->sym[elf->nsym].name = dupstr(name);
-			if (!elf->sym[elf->nsym].name)
-				return -PFT_E_NOMEM;
-			elf->nsym++;
+static int load_segments(struct pft_rec_elf *elf, const struct pft_elf *e, const char *path,
+                         char *msg, size_t cap)
+{
+	size_t i, n = pft_elf_segment_count(e);
+
+	elf->seg = calloc(n ? n : 1, sizeof(*elf->seg));
+	if (!elf->seg)
+		return -PFT_E_NOMEM;
+	for (i = 0; i < n; i++) {
+		struct pft_elf_segment ps;
+		struct pft_rec_segment *s;
+
+		if (pft_elf_segment(e, i, &ps) < 0 || !ps.memsz)
+			continue;
+		if (ps.filesz > ps.memsz || ps.memsz > (1u << 30)) {
+			snprintf(msg, cap, "'%s': bad PT_LOAD segment %u", path, ps.index);
+			return -PFT_E_FORMAT;
 		}
-		break;
+		s = &elf->seg[elf->nseg];
+		s->vaddr = ps.vaddr;
+		s->filesz = ps.filesz;
+		s->memsz = ps.memsz;
+		s->flags = ps.flags;
+		s->data = calloc(1, ps.memsz);
+		if (!s->data)
+			return -PFT_E_NOMEM;
+		memcpy(s->data, ps.data, ps.filesz);
+		elf->nseg++;
+	}
+	if (!elf->nseg) {
+		snprintf(msg, cap, "'%s' has no loadable segment", path);
+		return -PFT_E_FORMAT;
 	}
 	return 0;
 }
 
 int pft_rec_elf_load(struct pft_rec_elf *elf, const char *path, char *msg, size_t cap)
 {
-	int fd, rc = 0;
-	Elf *e = NULL;
-	GElf_Ehdr eh;
-	size_t i, nph;
+	struct pft_elf *e;
+	struct pft_elf_info info;
+	int rc;
 
 	memset(elf, 0, sizeof(*elf));
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(msg, cap, "libelf initialisation failed");
-		return -PFT_E_INTERNAL;
-	}
-	fd = open(path, O_RDONLY);
-	if (fd < 0) {
+	rc = pft_elf_open(&e, path);
+	if (rc == -PFT_E_IO) {
 		snprintf(msg, cap, "cannot open '%s': %s", path, strerror(errno));
-		return -PFT_E_IO;
+		return rc;
 	}
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-		snprintf(msg, cap, "'%s' is not an ELF file", path);
-		rc = -PFT_E_FORMAT;
-		goto out;
+	if (rc == -PFT_E_FORMAT) {
+		snprintf(msg, cap, "'%s' is not an ELF file (or a segment lies beyond its end)", path);
+		return rc;
 	}
-	if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_machine != EM_ARM ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+	if (rc < 0) {
+		snprintf(msg, cap, "'%s': %s", path, pft_errstr(rc));
+		return rc;
+	}
+	pft_elf_get_info(e, &info);
+	if (info.is64 || info.machine != 40 /* EM_ARM */ || info.big_endian) {
 		snprintf(msg, cap, "'%s' is not a little-endian 32-bit ARM ELF", path);
 		rc = -PFT_E_FORMAT;
 		goto out;
 	}
-	if (elf_getphdrnum(e, &nph) != 0) {
-		snprintf(msg, cap, "'%s': no program headers", path);
-		rc = -PFT_E_FORMAT;
-		goto out;
-	}
-	elf->entry = eh.e_entry;
-	elf->seg = calloc(nph ? nph : 1, sizeof(*elf->seg));
-	if (!elf->seg) {
+	elf->entry = info.entry;
+	rc = load_segments(elf, e, path, msg, cap);
+	if (rc == 0)
+		rc = load_symbols(elf, e);
+	if (rc == 0 && !(elf->path = dupstr(path)))
 		rc = -PFT_E_NOMEM;
-		goto out;
-	}
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		struct pft_rec_segment *s;
-
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD || !ph.p_memsz)
-			continue;
-		if (ph.p_filesz > ph.p_memsz || ph.p_memsz > (1u << 30)) {
-			snprintf(msg, cap, "'%s': bad PT_LOAD segment %zu", path, i);
-			rc = -PFT_E_FORMAT;
-			goto out;
-		}
-		s = &elf->seg[elf->nseg];
-		s->vaddr = ph.p_vaddr;
-		s->filesz = ph.p_filesz;
-		s->memsz = ph.p_memsz;
-		s->flags = ph.p_flags;
-		s->data = calloc(1, ph.p_memsz);
-		if (!s->data) {
-			rc = -PFT_E_NOMEM;
-			goto out;
-		}
-		elf->nseg++;
-		if (ph.p_filesz &&
-		    pread(fd, s->data, ph.p_filesz, (off_t)ph.p_offset) != (ssize_t)ph.p_filesz) {
-			snprintf(msg, cap, "'%s': truncated segment %zu", path, i);
-			rc = -PFT_E_FORMAT;
-			goto out;
-		}
-	}
-	if (!elf->nseg) {
-		snprintf(msg, cap, "'%s' has no loadable segment", path);
-		rc = -PFT_E_FORMAT;
-		goto out;
-	}
-	rc = load_symbols(elf, e);
-	if (rc == 0) {
-		elf->path = dupstr(path);
-		if (!elf->path)
-			rc = -PFT_E_NOMEM;
-	}
 out:
-	if (e)
-		elf_end(e);
-	close(fd);
+	pft_elf_close(e);
 	if (rc)
 		pft_rec_elf_free(elf);
 	return rc;
