@@ -3,7 +3,7 @@
  * pkt_read.c.  It keeps the decoder's compression state (pkt_state.h:
  * address base and ISA, NS and Hyp last sent, coded timestamp) and applies
  * the compression rules of the spec: address bytes (Table 4-5), exception
- * bytes (4.5.4, A6), cycle counts (Table 4-8), timestamps (4.5.9, Gray code
+ * bytes (§4.5.4, A6), cycle counts (Table 4-8), timestamps (§4.5.9, Gray code
  * when configured).  A field that asks for more bytes than needed
  * (addr_bytes, cc_bytes, ts_bytes) is honoured, so that re-encoding decoded
  * packets gives the original bytes. */

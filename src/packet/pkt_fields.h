@@ -2,8 +2,10 @@
 /* Packet layer internals: the header table and the sub-field readers and
  * writers shared by every packet type (cycle count, address bytes, exception
  * bytes, context ID, timestamp value, Gray code).  Written once, used by the
- * decoder (pkt_decoder.c) and the encoder (pkt_encoder.c).
- * Layouts: doc/packets.md and PFT_PACKET_LAYOUTS.md sections 4-12. */
+ * decoder's readers (pkt_read.c, pkt_fast.h) and the encoder (pkt_encoder.c).
+ * Layouts: spec §4.5.2 to §4.5.9, written out in doc/packets.md (Byte
+ * layouts).  A1 to A22 in the packet layer's comments are the choices
+ * listed in doc/packets.md (Choices) where the spec is silent or ambiguous. */
 #ifndef PFT_PACKET_PKT_FIELDS_H
 #define PFT_PACKET_PKT_FIELDS_H
 
@@ -45,7 +47,7 @@ static inline unsigned pkt_addr_bits(unsigned s, unsigned n)
 	return n >= 5 ? 32 : s + k[n];
 }
 
-/* ---- cycle count (spec section 5) -------------------------------------
+/* ---- cycle count (spec §4.4, Table 4-8) --------------------------------
  * p[0] is cycle-count byte 0 (or a cycle-accurate atom header).  Returns the
  * number of bytes (1..5), or 0 if avail is too short. */
 static inline unsigned pkt_read_cc(const uint8_t *p, size_t avail, uint32_t *val)
@@ -155,7 +157,7 @@ static inline unsigned pkt_write_cc(uint8_t *out, uint32_t v, unsigned n, uint8_
 	return n;
 }
 
-/* ---- timestamp value (spec section 12) ---------------------------------- */
+/* ---- timestamp value (spec §4.5.9) -------------------------------------- */
 static inline uint64_t pkt_gray_to_bin(uint64_t g)
 {
 	g ^= g >> 1;

@@ -27,7 +27,7 @@ struct addr_res {
 	uint8_t isa;   /* from byte 4, or the base ISA */
 };
 
-/* Address bytes of a branch or WPU (spec 7.1, 7.4).  Returns 1, NEED_MORE,
+/* Address bytes of a branch or WPU (spec §4.5.4, §4.5.5).  Returns 1, NEED_MORE,
  * or R_ERROR for undefined ISA bits in byte 4 (ar->n = 5). */
 static PKT_INLINE int rd_addr(const struct pkt_dec_state *st, const uint8_t *p, size_t avail,
 			      struct addr_res *ar, const int fast)

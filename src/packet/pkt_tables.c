@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The two const tables of the packet decoder: header byte -> packet type
- * (spec Table 4-1, PFT_PACKET_LAYOUTS.md section 2) and the non-cycle-accurate
- * atom headers (section 6.1).  tests/unit/test_pkt_tables.c checks both
- * against the readable mask/value rules of the spec. */
+ * (spec §4.5 Table 4-1; doc/packets.md, Byte layouts, Header byte) and the
+ * non-cycle-accurate atom headers (spec §4.5.3; doc/packets.md, Atom).
+ * tests/unit/test_pkt_tables.c checks both against the readable mask/value
+ * rules written there. */
 #include "packet/pkt_fields.h"
 
 #define __ PFT_PKT_NONE /* reserved */

@@ -3,8 +3,8 @@
  * wrapped buffer, five sources).  Oracle: OpenCSD's trc_pkt_lister run now
  * with -o_raw_unpacked, which prints the de-formatted bytes of every frame
  * per trace ID ("????" for bytes before the first ID).  Every ID's stream
- * must be identical; ID 0x13 (the PTM) must be 4533 bytes
- * (PFT_PACKET_LAYOUTS.md, table of real traces). */
+ * must be identical; ID 0x13 (the PTM) must be 4533 bytes (the sum of the
+ * sizes of the packets trc_pkt_lister lists for it). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Packet decoder: every example of PFT_PACKET_LAYOUTS.md decodes to the
- * fields the document gives (the text vectors of tests/vectors/packet; with
- * file arguments, only those files), plus the raw cov stream of
- * trace_cov_a15 against its trc_pkt_lister listing. */
+/* Packet decoder: every packet vector (the text vectors of
+ * tests/vectors/packet: real packets from four hardware captures and
+ * synthetic ones; with file arguments, only those files) decodes to the
+ * fields trc_pkt_lister gives for it, plus the raw cov stream of
+ * trace_cov_a15 against its trc_pkt_lister listing.  Layouts:
+ * doc/packets.md. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,7 +145,8 @@ static void check_unknown_base(void)
 
 /* TC2 trace ID 0x13 (de-formatted by the frame layer): packet counts per
  * type as listed by trc_pkt_lister (pkt_proc_logs/trc_pkt_lister_0x13.ppl),
- * and the values the layouts document quotes. */
+ * and known values at given stream offsets (timestamps, cycle counts,
+ * addresses, as trc_pkt_lister and DS-5 print them). */
 static void check_tc2(void)
 {
 	static const struct {

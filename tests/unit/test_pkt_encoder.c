@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Packet encoder: re-encoding what the decoder read gives back the original
- * bytes, for every example of PFT_PACKET_LAYOUTS.md and for real trace
+ * bytes, for every packet vector of pkt_vectors.h and for real trace
  * (trace_cov_a15, and TC2 trace ID 0x13 de-formatted by the frame layer);
  * the compression rules on hand-made packets; misuse. */
 #include <stdlib.h>

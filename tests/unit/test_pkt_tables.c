@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The decoder's const tables against the readable rules of the spec:
- * header classification (Table 4-1, PFT_PACKET_LAYOUTS.md section 2) and the
- * non-cycle-accurate atom formats (section 6.1). */
+ * header classification (spec §4.5 Table 4-1) and the non-cycle-accurate
+ * atom formats (§4.5.3), as doc/packets.md writes them out (Byte layouts:
+ * Header byte, Atom). */
 #include <string.h>
 
 #include "check.h"
@@ -28,7 +29,7 @@ static const struct rule header_rules[] = {
 	{ 0x81, 0x80, PFT_PKT_ATOM },             /* 1xxx xxx0 */
 };
 
-/* The reserved list printed in section 2. */
+/* The reserved list of doc/packets.md (Byte layouts, Header byte). */
 static const uint8_t reserved[] = {
 	0x02, 0x04, 0x06, 0x0A, 0x0E, 0x10, 0x12, 0x14, 0x16, 0x18, 0x1A, 0x1C, 0x1E, 0x20,
 	0x22, 0x24, 0x26, 0x28, 0x2A, 0x2C, 0x2E, 0x30, 0x32, 0x34, 0x36, 0x38, 0x3A, 0x3E,
@@ -86,7 +87,7 @@ int main(void)
 	/* reserved Format 0 */
 	CHECK_EQ(pft_pkt_atom_table[0x80], 0);
 	CHECK_EQ(pft_pkt_atom_table[0x82], 0);
-	/* the real examples of section 6.1, oldest first */
+	/* real atoms of the rstk capture (order checked against DS-5), oldest first */
 	CHECK_EQ(pft_pkt_atom_table[0x84], 1 << 5 | 0x1);  /* E */
 	CHECK_EQ(pft_pkt_atom_table[0x88], 2 << 5 | 0x3);  /* EE */
 	CHECK_EQ(pft_pkt_atom_table[0x94], 3 << 5 | 0x5);  /* ENE */
