@@ -9,7 +9,7 @@
  *           (a wrong guess derails the decoder, which then skips to the
  *           next A-sync);
  *   odd     I-syncs no PTM writes: information byte with b7 set or b0 clear,
- *           or an ARM-state address with A1 set (PFT_PACKET_LAYOUTS: all
+ *           or an ARM-state address with A1 set (doc/packets.md, A7: all
  *           real I-syncs have b7 = 0, b0 = 1; ARM addresses are word
  *           aligned), or a periodic I-sync whose context ID differs from
  *           the one in force (bytes of other packets read as a context ID);

@@ -10,7 +10,7 @@
 
 #include "pft/packet.h"
 
-/* Register values of the traces quoted in PFT_PACKET_LAYOUTS.md. */
+/* Register values of the captures the packet vectors come from. */
 #define CCER_A15 0x34C01AC2u /* v1.1, 64-bit binary timestamps */
 #define IDR_V11 0x411CF312u
 #define IDR_V10 0x411CF301u

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Packet test vectors: tests/vectors/packet/<name>.txt hold every real and
- * synthetic packet example of PFT_PACKET_LAYOUTS.md with the decode the
- * document gives for it (itself checked there against OpenCSD's
- * trc_pkt_lister and ARM DS-5).  A vector is decoded after an A-sync and its
+/* Packet test vectors: tests/vectors/packet/<name>.txt hold real packets
+ * from four hardware captures and synthetic ones, each with the fields
+ * OpenCSD's trc_pkt_lister lists for the same bytes (atom order also
+ * checked against ARM DS-5).  Layouts: doc/packets.md.  A vector is decoded after an A-sync and its
  * prefix packets (which set the address base or the timestamp); the last
  * packet must be exactly its bytes, with the expected fields.  The decoder,
  * encoder, error and stream tests all run over them.

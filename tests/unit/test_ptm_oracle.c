@@ -5,7 +5,7 @@
  * trc_pkt_lister -decode_only; its instruction ranges and exceptions must
  * be the executed ones.  Only configurations OpenCSD 1.3.3 decodes as the
  * spec says: no NS/Hyp change on a normal branch (OpenCSD takes exception
- * bytes with exception 0 for an exception, layouts doc A5) and no ERET
+ * bytes with exception 0 for an exception, doc/packets.md A5) and no ERET
  * (not a waypoint for it).
  * Exit 77 (skipped) when trc_pkt_lister is not installed. */
 #define _POSIX_C_SOURCE 200809L
