@@ -63,6 +63,32 @@ else
 	echo "ok   pft decode cstrace.bin $opts: no error"
 fi
 
+# pft decode / pft dump on the bare file, no layout or ID option: one line on
+# stderr saying what was assumed, the PTM stream (0x13) only, ETMv3 skipped;
+# the same output as with the options given
+K="$PFT_DATA/TC2/kernel_dump.bin@0xC0008000"
+if "$PFT_BIN" decode "$T/cstrace.bin" --image "$K" > "$T/auto" 2> "$T/autoerr" &&
+   [ "$(wc -l < "$T/autoerr")" = 1 ] &&
+   grep -q "reading it as --format frames --id 0x13 --cycle-accurate --timestamps; skipped: 0x10 etmv3, 0x11 etmv3, 0x12 etmv3" "$T/autoerr" &&
+   "$PFT_BIN" decode "$T/cstrace.bin" --format frames --id 0x13 --cycle-accurate --timestamps --image "$K" > "$T/explicit" &&
+   cmp -s "$T/auto" "$T/explicit"; then
+	echo "ok   pft decode cstrace.bin with no options: $(cat "$T/autoerr")"
+else
+	echo "FAIL pft decode cstrace.bin with no options:"; cat "$T/autoerr"; fail=1
+fi
+"$PFT_BIN" dump "$T/ptm.bin" > /dev/null 2> "$T/autoerr" && grep -q "one raw stream, PFT 1.1: reading it as --format raw" "$T/autoerr" ||
+	{ echo "FAIL pft dump ptm.bin with no options:"; cat "$T/autoerr"; fail=1; }
+# a read with errors under a wrong assumption: the last message says what to try
+hint() { # WANT ARGS...
+	want=$1; shift
+	"$PFT_BIN" "$@" > /dev/null 2> "$T/hint" && { echo "FAIL $*: exit 0"; fail=1; return; }
+	if tail -1 "$T/hint" | grep -q -- "$want"; then echo "ok   $*: $(tail -1 "$T/hint")"
+	else echo "FAIL $*: last message lacks '$want':"; cat "$T/hint"; fail=1; fi
+}
+hint "cycle-accurate on: try --format frames --id 0x13 --cycle-accurate --timestamps" dump "$T/cstrace.bin" --format frames --id 0x13
+hint "trace ID 0x10 looks like etmv3, not PFT: try --format frames --id 0x13" decode "$T/cstrace.bin" --id 0x10 --image "$K"
+hint "looks like frames, not raw: try --format frames --id 0x13" dump "$T/cstrace.bin" --format raw
+
 # text output names the evidence and the command lines
 "$PFT_BIN" probe "$T/cstrace.bin" > "$T/txt"
 for s in "layout: frames" "0x10 .* etmv3" "0x13 .* pft 1.1" "pft dump $T/cstrace.bin --format frames --id 0x13"; do

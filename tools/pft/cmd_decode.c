@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "input.h"
+#include "input_probe.h"
 
 const char *const cmd_decode_summary = "decode the executed instructions of a trace";
 
@@ -344,6 +345,8 @@ int cmd_decode(int argc, char **argv)
 			  in.trace_id, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
+		if (st.events[PFT_EV_PACKET_ERROR])
+			input_probe_hint(&in, "decode");
 	}
 	if (in.delivered == 0) {
 		cli_error("decode", "no trace data for trace ID 0x%02X", in.trace_id);

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "input_probe.h"
 #include "pft/packet.h"
 
 const char *const cmd_dump_summary = "list the PFT packets of a capture or snapshot";
@@ -465,6 +466,8 @@ int cmd_dump(int argc, char **argv)
 				 pft_errstr(r));
 		cli_error("dump", "%s", msg);
 		rc = PFT_EXIT_DATA;
+		if (d.errors)
+			input_probe_hint(&in, "dump");
 	}
 out:
 	if (fflush(d.out) || ferror(d.out)) {

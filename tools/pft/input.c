@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "input_probe.h"
 
 static int is_dir(const char *path)
 {
@@ -42,10 +43,11 @@ static void sync_info(struct input *in)
 	pft_source_get_frame_stats(in->src, &in->frame_stats, sizeof in->frame_stats);
 }
 
-int input_open(struct input *in, const char *path, const struct input_opts *o, int capture_offsets,
+int input_open(struct input *in, const char *path, const struct input_opts *given, int capture_offsets,
 	       const char *cmd)
 {
 	struct pft_source_params p;
+	struct input_opts probed = *given, *o = &probed;
 	char msg[1400], where[1200];
 	int r;
 
@@ -57,6 +59,7 @@ int input_open(struct input *in, const char *path, const struct input_opts *o, i
 		cli_error(cmd, "no input given (a snapshot folder, a capture file or -)");
 		return PFT_EXIT_USAGE;
 	}
+	input_probe(o, path, cmd); /* a bare capture: what the bytes say */
 	pft_source_params_init(&p);
 	p.format = o->format;
 	p.trace_id = o->id;

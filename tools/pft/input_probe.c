@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The probe in pft dump / pft decode (input_probe.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "input_probe.h"
+#include "pft/probe.h"
+#include "probe_out.h"
+
+#define PROBE_READ (16u << 20) /* capture bytes probed before a dump or decode */
+
+static void cat(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void cat(char *buf, size_t cap, const char *fmt, ...)
+{
+	size_t n = strlen(buf);
+	va_list ap;
+
+	if (n + 1 >= cap)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf + n, cap - n, fmt, ap);
+	va_end(ap);
+}
+
+static const char *idhex(uint8_t id, char *b)
+{
+	snprintf(b, 3, "%02x", id);
+	return b;
+}
+
+static int is_file(const char *path)
+{
+	struct stat sb;
+	return path && strcmp(path, "-") && stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* Probe a file; NULL when it cannot be read (nothing printed). */
+static struct pft_probe_report *probe_file(const char *path)
+{
+	struct pft_probe_report *rep;
+	unsigned long long total;
+	unsigned char *buf;
+	size_t len;
+	rep = calloc(1, sizeof *rep);
+	if (!rep)
+		return NULL;
+	if (probe_read_file(NULL, path, PROBE_READ, &buf, &len, &total) < 0) {
+		free(rep);
+		return NULL;
+	}
+	rep->size = sizeof *rep;
+	if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_UNKNOWN, rep) < 0) {
+		free(rep);
+		rep = NULL;
+	}
+	free(buf);
+	return rep;
+}
+
+static enum pft_frame_format frame_format(uint8_t layout)
+{
+	return layout == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
+	       : layout == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
+}
+
+/* "0x10, 0x11, 0x12 ETMv3" style list of the streams that are not PFT. */
+static void others(const struct pft_probe_report *rep, char *b, size_t cap)
+{
+	unsigned i, n = 0;
+
+	b[0] = 0;
+	for (i = 0; i < rep->nstreams; i++) {
+		const struct pft_probe_stream *s = &rep->streams[i];
+		if (s->protocol == PFT_PROBE_PROTO_PFT || s->id == PFT_PROBE_ID_RAW)
+			continue;
+		cat(b, cap, "%s0x%02x %s", n++ ? ", " : "", s->id,
+		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
+	}
+}
+
+int input_probe(struct input_opts *o, const char *path, const char *cmd)
+{
+	struct pft_probe_report *rep;
+	const struct pft_probe_stream *s = NULL;
+	struct pft_features f;
+	char opts[512], skip[1024], more[256], hex[3];
+	unsigned i, npft = 0;
+	int etmcr_given = (o->regs_given & PFT_SNAPSHOT_REG_ETMCR) != 0;
+
+	if (o->format >= 0 || o->id >= 0 || o->source || (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR) ||
+	    !is_file(path))
+		return 0;
+	rep = probe_file(path);
+	if (!rep)
+		return 0;
+	more[0] = 0;
+	for (i = 0; i < rep->nstreams; i++) {
+		if (rep->streams[i].protocol != PFT_PROBE_PROTO_PFT)
+			continue;
+		if (!npft++)
+			s = &rep->streams[i];
+		else
+			cat(more, sizeof more, "%s0x%02x", npft > 2 ? ", " : "", rep->streams[i].id);
+	}
+	if (!s) {
+		free(rep);
+		return 0;
+	}
+	pft_config_features(&s->config, &f);
+	o->format = (int)frame_format(rep->layout);
+	if (o->format != PFT_FRAME_RAW)
+		o->id = s->id;
+	/* the probe's options where the user set none */
+	if (!etmcr_given) {
+		o->cycle_accurate |= f.cycle_accurate;
+		o->timestamps |= f.timestamps;
+		o->vmid |= f.vmid;
+		if (!o->return_stack)
+			o->branch_broadcast |= f.branch_broadcast;
+		if (o->contextid_bytes < 0 && f.contextid_bytes)
+			o->contextid_bytes = f.contextid_bytes;
+	}
+	if (o->pft_minor < 0 && !(o->regs_given & PFT_SNAPSHOT_REG_ETMIDR) && f.minor == 0)
+		o->pft_minor = 0;
+	probe_options(rep, s, opts, sizeof opts);
+	others(rep, skip, sizeof skip);
+	fprintf(stderr, "pft %s: no --format or --id given; probed %s: %s, PFT 1.%u%s%s%s: "
+		"reading it as %s%s%s%s%s (see pft probe)\n", cmd, path,
+		rep->layout == PFT_PROBE_LAYOUT_RAW ? "one raw stream" :
+		rep->layout == PFT_PROBE_LAYOUT_TPIU ? "TPIU capture" : "CoreSight frames",
+		(unsigned)f.minor, rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : " in trace ID 0x",
+		"", rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : idhex(s->id, hex), opts,
+		skip[0] ? "; skipped: " : "", skip, more[0] ? "; also PFT, not read (use --id): " : "",
+		more);
+	free(rep);
+	return 0;
+}
+
+void input_probe_hint(const struct input *in, const char *cmd)
+{
+	const char *path = in->buffer_path ? in->buffer_path : in->path;
+	const struct pft_probe_stream *s = NULL, *first = NULL;
+	struct pft_probe_report *rep;
+	struct pft_features used, f;
+	char opts[512], why[256];
+	unsigned i;
+
+	if (!is_file(path))
+		return;
+	rep = probe_file(path);
+	if (!rep)
+		return;
+	for (i = 0; i < rep->nstreams; i++) {
+		const struct pft_probe_stream *t = &rep->streams[i];
+		if (t->protocol == PFT_PROBE_PROTO_PFT && !first)
+			first = t;
+		if (in->format == PFT_FRAME_RAW ? t->id == PFT_PROBE_ID_RAW : t->id == in->trace_id)
+			s = t;
+	}
+	why[0] = 0;
+	if (frame_format(rep->layout) != in->format && first) {
+		cat(why, sizeof why, "the capture looks like %s, not %s",
+		    pft_probe_layout_name((enum pft_probe_layout)rep->layout),
+		    pft_frame_format_name(in->format));
+		s = first;
+	} else if (s && s->protocol != PFT_PROBE_PROTO_PFT) {
+		cat(why, sizeof why, "trace ID 0x%02x looks like %s, not PFT", s->id,
+		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
+		s = first;
+	} else if (s) {
+		pft_config_features(&in->config, &used);
+		pft_config_features(&s->config, &f);
+		if (s->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] >= PFT_PROBE_CONF_MEDIUM &&
+		    f.cycle_accurate != used.cycle_accurate)
+			cat(why, sizeof why, "%scycle-accurate %s", why[0] ? ", " : "",
+			    f.cycle_accurate ? "on" : "off");
+		if (s->conf[PFT_PROBE_OPT_CONTEXTID] >= PFT_PROBE_CONF_MEDIUM &&
+		    f.contextid_bytes != used.contextid_bytes)
+			cat(why, sizeof why, "%s%u context ID bytes", why[0] ? ", " : "", f.contextid_bytes);
+		if (s->conf[PFT_PROBE_OPT_VERSION] >= PFT_PROBE_CONF_MEDIUM && f.minor != used.minor)
+			cat(why, sizeof why, "%sPFT 1.%u", why[0] ? ", " : "", f.minor);
+		if (why[0]) {
+			char tmp[256];
+			snprintf(tmp, sizeof tmp, "the bytes decode cleanly with %s", why);
+			snprintf(why, sizeof why, "%s", tmp);
+		}
+	}
+	if (why[0] && s && s->protocol == PFT_PROBE_PROTO_PFT) {
+		probe_options(rep, s, opts, sizeof opts);
+		cli_error(cmd, "%s: try %s (see pft probe %s)", why, opts, path);
+	} else if (why[0]) {
+		cli_error(cmd, "%s, and no PFT stream was found in %s (see pft probe)", why, path);
+	}
+	free(rep);
+}
