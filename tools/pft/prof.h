@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft profile / timeline / tail: the shared session (input, program image,
+ * symbols, flow decoder, call-stack tracker), function names, the profile
+ * model and its writers.  Formats: doc/profile.md. */
+#ifndef PFT_TOOL_PROF_H
+#define PFT_TOOL_PROF_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "decode.h"
+#include "input.h"
+#include "pft/callstack.h"
+#include "pft/pft.h"
+
+/* ---- options shared by the three commands ---- */
+#define PROF_MAX_FILES 64
+enum { PROF_OPT_IMAGE = 0x2100, PROF_OPT_ELF, PROF_OPT_NO_DUMPS, PROF_OPT_CPU_FREQ,
+       PROF_OPT_TS_FREQ, PROF_OPT_OWN };
+
+struct prof_opts {
+	struct input_opts io;
+	const char *img_path[PROF_MAX_FILES];
+	char paths[PROF_MAX_FILES][1024];
+	uint64_t img_addr[PROF_MAX_FILES];
+	int img_elf[PROF_MAX_FILES];
+	int nimg, dumps;
+	uint64_t cpu_hz, ts_hz;
+	unsigned cs_flags;       /* PFT_CS_CFG_* */
+};
+
+#define PROF_LONG_OPTIONS                                                \
+	{ "image", required_argument, NULL, PROF_OPT_IMAGE },            \
+	{ "elf", required_argument, NULL, PROF_OPT_ELF },                \
+	{ "no-dumps", no_argument, NULL, PROF_OPT_NO_DUMPS },            \
+	{ "cpu-freq", required_argument, NULL, PROF_OPT_CPU_FREQ },      \
+	{ "ts-freq", required_argument, NULL, PROF_OPT_TS_FREQ }
+
+#define PROF_OPTIONS_HELP                                                                   \
+	"Program image and clocks (as pft decode):\n"                                       \
+	"  --image FILE[@ADDR]  a raw binary loaded at ADDR (default 0)\n"                  \
+	"  --elf FILE[@OFFSET]  an ELF file's loadable segments, and its symbols\n"         \
+	"  --no-dumps           do not load the snapshot's [dump] sections\n"               \
+	"  --cpu-freq HZ        CPU clock: cycle counts to time\n"                          \
+	"  --ts-freq HZ         timestamp clock: timestamps to time\n"
+
+void prof_opts_init(struct prof_opts *o);
+/* 1: the option was one of the shared ones; 0: not; -1: bad (message printed). */
+int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *cmd);
+
+/* ---- session ---- */
+struct prof_session {
+	const char *cmd;
+	struct input in;
+	struct pft_image *img;
+	struct decode_syms *syms;
+	struct pft_flow_decoder *dec;
+	struct pft_cs_tracker *cs;
+	struct pft_flow_stats fst;
+	struct pft_cs_stats cst;
+	int rc;
+};
+
+/* Called for every flow item (before the tracker sees it) and every
+ * call-stack event; a non-zero return stops the run with that status. */
+struct prof_hooks {
+	int (*item)(void *ctx, const struct pft_flow_item *it);
+	int (*event)(void *ctx, const struct pft_cs_event *ev);
+	/* before pft_cs_end: the stacks as the trace leaves them */
+	void (*before_end)(void *ctx, const struct pft_cs_tracker *cs);
+	void *ctx;
+};
+#define PROF_STOP 1000  /* hook return: stop reading, finish normally */
+
+/* Open input, image, symbols, decoders.  Returns an exit code (message printed). */
+int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const struct prof_opts *o);
+/* Decode everything through the hooks; end checks as pft decode.  Exit code. */
+int prof_run(struct prof_session *s, const struct prof_hooks *h);
+void prof_close(struct prof_session *s);
+
+/* ---- function names (symbols now; the debug-information layer later) ---- */
+/* Pseudo function keys (never addresses: bit 63) */
+#define PROF_KEY_PSEUDO  (1ull << 63)
+#define PROF_KEY_EXC(n)  (PROF_KEY_PSEUDO | (uint64_t)(n))
+#define PROF_KEY_NONE    (PROF_KEY_PSEUDO | 0xFFFFu)
+/* The function holding addr: 1 and its start in *key, or 0. */
+int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key);
+/* Name of a key: symbol, "[exception irq]", "[no frame]" or "0x%08x". */
+const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf, size_t cap);
+/* symbol+offset of an address, or "0x%08x" */
+const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap);
+
+/* ---- profile model ---- */
+enum prof_weight { PROF_W_INSNS = 0, PROF_W_CYCLES, PROF_W_TIME, PROF_W_NR };
+struct prof_model;
+struct prof_model *prof_model_new(const struct prof_session *s);
+void prof_model_free(struct prof_model *m);
+int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev);
+/* has the trace cycle counts / time? */
+int prof_model_has(const struct prof_model *m, enum prof_weight w);
+
+enum prof_format { PROF_TABLE = 0, PROF_CALLGRIND, PROF_FOLDED, PROF_SPEEDSCOPE };
+int prof_write(struct prof_model *m, FILE *f, enum prof_format fmt, enum prof_weight w,
+               const char *title);
+
+/* JSON string body (no quotes) */
+void prof_json_str(FILE *f, const char *s);
+
+#endif

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft profile: the model's data, shared by prof_model.c (building it) and
+ * the writers prof_table.c and prof_flame.c. */
+#ifndef PFT_TOOL_PROF_MODEL_H
+#define PFT_TOOL_PROF_MODEL_H
+
+#include "prof.h"
+
+struct prof_slot {
+	uint64_t a, b;
+	uint32_t v;
+	uint32_t used;
+};
+struct prof_map {
+	struct prof_slot *s;
+	size_t n, cap;
+};
+
+struct prof_func {
+	uint64_t key;                 /* symbol start, frame entry, or PROF_KEY_* */
+	uint64_t calls;               /* calls and tail calls into it */
+	uint64_t self[PROF_W_NR];     /* exclusive cost */
+	uint64_t incl[PROF_W_NR];     /* inclusive (outermost activations only) */
+	uint64_t exc[PROF_W_NR];      /* the part of self run in exception handlers */
+	uint64_t min_incl, max_incl;  /* per call, instructions */
+	uint64_t ncalls_done;         /* calls whose frame was popped */
+	uint32_t active;              /* activations on the stacks now */
+};
+
+struct prof_edge {
+	uint32_t caller, callee;
+	uint64_t calls;
+	uint64_t incl[PROF_W_NR];
+};
+
+struct prof_node {                    /* calling-context tree */
+	uint32_t parent, fid;
+	uint64_t self[PROF_W_NR];
+};
+
+struct prof_frame {
+	uint32_t fid, node, edge;
+	uint8_t counted, outer;
+	uint64_t start[PROF_W_NR];
+};
+
+struct prof_ctx {
+	uint32_t cid;
+	struct prof_frame *st;
+	size_t n, cap;
+};
+
+struct prof_model {
+	const struct prof_session *s;
+	struct prof_func *f;
+	size_t nf, capf;
+	struct prof_node *node;
+	size_t nn, capn;
+	struct prof_edge *edge;
+	size_t ne, cape;
+	struct prof_map fmap, nmap, emap;
+	struct prof_ctx *ctx;
+	uint32_t nctx, capctx, cur;
+	uint64_t total[PROF_W_NR];
+	uint64_t calls, gaps;
+	int has_cc, has_time;
+	uint64_t last_time;
+	uint32_t pend_node, pend_fid;
+	int pend_exc;
+};
+
+#endif

@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft profile / timeline / tail: the session shared by the three commands:
+ * options, input, program image and symbols (as pft decode), the flow
+ * decoder and the call-stack tracker, and the decode loop. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "prof.h"
+
+void prof_opts_init(struct prof_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	input_opts_init(&o->io);
+	o->dumps = 1;
+}
+
+static int parse_u64(const char *arg, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(arg, &end, 0);
+	return errno || end == arg || *end ? -1 : 0;
+}
+
+int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *cmd)
+{
+	int r = input_parse_option(&o->io, c, arg, cmd);
+	const char *at;
+	size_t n;
+
+	if (r)
+		return r < 0 ? -1 : 1;
+	switch (c) {
+	case PROF_OPT_IMAGE:
+	case PROF_OPT_ELF:
+		if (o->nimg == PROF_MAX_FILES) {
+			cli_error(cmd, "too many --image/--elf files (at most %d)", PROF_MAX_FILES);
+			return -1;
+		}
+		at = strrchr(arg, '@');
+		n = at ? (size_t)(at - arg) : strlen(arg);
+		if (n == 0 || n >= sizeof(o->paths[0]) ||
+		    (at && parse_u64(at + 1, &o->img_addr[o->nimg]))) {
+			cli_error(cmd, "bad %s '%s' (want FILE or FILE@ADDRESS)",
+				  c == PROF_OPT_ELF ? "--elf" : "--image", arg);
+			return -1;
+		}
+		memcpy(o->paths[o->nimg], arg, n);
+		o->paths[o->nimg][n] = '\0';
+		o->img_path[o->nimg] = o->paths[o->nimg];
+		o->img_elf[o->nimg] = c == PROF_OPT_ELF;
+		o->nimg++;
+		return 1;
+	case PROF_OPT_NO_DUMPS:
+		o->dumps = 0;
+		return 1;
+	case PROF_OPT_CPU_FREQ:
+	case PROF_OPT_TS_FREQ:
+		if (parse_u64(arg, c == PROF_OPT_CPU_FREQ ? &o->cpu_hz : &o->ts_hz) ||
+		    !(c == PROF_OPT_CPU_FREQ ? o->cpu_hz : o->ts_hz)) {
+			cli_error(cmd, "bad %s '%s' (want a frequency in Hz)",
+				  c == PROF_OPT_CPU_FREQ ? "--cpu-freq" : "--ts-freq", arg);
+			return -1;
+		}
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static int load_image(struct prof_session *s, const struct prof_opts *o)
+{
+	int i, r;
+	char err[256];
+
+	if (o->dumps && s->in.snap && s->in.core_name) {
+		size_t k, n = pft_snapshot_dump_count(s->in.snap, s->in.core_name);
+
+		for (k = 0; k < n; k++) {
+			struct pft_snapshot_dump dm;
+
+			if (pft_snapshot_dump(s->in.snap, s->in.core_name, k, &dm) != 0)
+				continue;
+			r = pft_image_add_file(s->img, dm.path, dm.address, dm.offset, dm.length);
+			if (r < 0) {
+				cli_error(s->cmd, "snapshot dump '%s' at 0x%" PRIx64 ": %s", dm.path,
+					  dm.address, pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+		}
+	}
+	for (i = 0; i < o->nimg; i++) {
+		if (o->img_elf[i]) {
+			r = pft_image_add_elf(s->img, o->img_path[i], o->img_addr[i]);
+			if (r < 0) {
+				cli_error(s->cmd, "--elf '%s': %s", o->img_path[i], pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+			if (!s->syms) {
+				s->syms = decode_syms_load(o->img_path[i], o->img_addr[i], err, sizeof(err));
+				if (!s->syms) {
+					cli_error(s->cmd, "--elf: %s", err);
+					return PFT_EXIT_USAGE;
+				}
+			}
+		} else {
+			r = pft_image_add_file(s->img, o->img_path[i], o->img_addr[i], 0, 0);
+			if (r < 0) {
+				cli_error(s->cmd, "--image '%s': %s", o->img_path[i], pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+		}
+	}
+	return PFT_EXIT_OK;
+}
+
+/* A snapshot made by pft record names its ELF in no ini file; the symbols of
+ * an --elf come with it.  Without --elf there are no symbols. */
+static int func_of(void *ctx, uint64_t addr, uint64_t *start, uint64_t *end)
+{
+	const struct prof_session *s = ctx;
+	uint64_t key;
+
+	if (!prof_func_at(s, addr, &key))
+		return 0;
+	*start = key;
+	*end = addr + 1;
+	return 1;
+}
+
+int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const struct prof_opts *o)
+{
+	struct pft_cs_config cc;
+	int r;
+
+	memset(s, 0, sizeof(*s));
+	s->cmd = cmd;
+	r = input_open(&s->in, inpath, &o->io, 0, cmd);
+	if (r)
+		return r;
+	s->img = pft_image_alloc();
+	if (!s->img) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	r = load_image(s, o);
+	if (r)
+		return r;
+	if (pft_image_region_count(s->img) == 0)
+		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
+			  "no instruction can be followed");
+	s->dec = pft_flow_alloc(&s->in.config, s->img);
+	pft_cs_config_init(&cc);
+	cc.cpu_hz = o->cpu_hz;
+	cc.ts_hz = o->ts_hz;
+	cc.flags = o->cs_flags;
+	if (s->syms) {
+		cc.func_of = func_of;
+		cc.func_ctx = s;
+	}
+	s->cs = pft_cs_alloc(&cc);
+	if (!s->dec || !s->cs) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	return PFT_EXIT_OK;
+}
+
+static int drain_events(struct prof_session *s, const struct prof_hooks *h)
+{
+	struct pft_cs_event ev;
+	int r;
+
+	while ((r = pft_cs_next(s->cs, &ev, sizeof(ev))) == 0)
+		if (h->event && (r = h->event(h->ctx, &ev)) != 0)
+			return r;
+	return r == -PFT_E_AGAIN || r == -PFT_E_EOS ? 0 : r;
+}
+
+/* Pull every item the flow decoder has; 0, PROF_STOP, or a negative error. */
+static int pull(struct prof_session *s, const struct prof_hooks *h, int *ferr)
+{
+	struct pft_flow_item it;
+	int r;
+
+	while ((*ferr = pft_flow_next(s->dec, &it, sizeof(it))) == 0) {
+		if (h->item && (r = h->item(h->ctx, &it)) != 0)
+			return r;
+		r = pft_cs_put(s->cs, &it, sizeof(it));
+		if (r < 0)
+			return r;
+		if ((r = drain_events(s, h)) != 0)
+			return r;
+	}
+	return 0;
+}
+
+int prof_run(struct prof_session *s, const struct prof_hooks *h)
+{
+	const uint8_t *buf;
+	size_t len;
+	int k, r = 0, ferr = 0, rc = PFT_EXIT_OK;
+	uint64_t problems;
+
+	while ((k = input_read(&s->in, &buf, &len)) > 0) {
+		ferr = pft_flow_feed(s->dec, buf, len);
+		if (ferr)
+			break;
+		if ((r = pull(s, h, &ferr)) != 0)
+			break;
+		if (ferr != -PFT_E_AGAIN)
+			break;
+	}
+	if (k < 0)
+		return s->in.exit_code;
+	if (!r && ferr == -PFT_E_AGAIN) {
+		pft_flow_end(s->dec);
+		r = pull(s, h, &ferr);
+	}
+	if (r == PROF_STOP || ferr != -PFT_E_EOS) {
+		/* stopped early: read the rest for the end-of-stream checks */
+		while ((k = input_read(&s->in, &buf, &len)) > 0)
+			;
+		if (k < 0)
+			return s->in.exit_code;
+	}
+	if (r < 0 && r != PROF_STOP) {
+		cli_error(s->cmd, "%s", pft_errstr(r));
+		return PFT_EXIT_USAGE;
+	}
+	if (r > 0 && r != PROF_STOP)
+		return r;
+	if (h->before_end)
+		h->before_end(h->ctx, s->cs);
+	pft_cs_end(s->cs);
+	r = drain_events(s, h);
+	if (r > 0 && r != PROF_STOP)
+		return r;
+	rc = input_finish(&s->in, s->cmd);
+	if (rc)
+		return rc;
+	pft_flow_get_stats(s->dec, &s->fst, sizeof(s->fst));
+	pft_cs_get_stats(s->cs, &s->cst, sizeof(s->cst));
+	if (s->in.frame_errors) {
+		cli_error(s->cmd, "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
+			  s->in.frame_error_msg, s->in.frame_errors > 1 ? " (and more frame errors)" : "");
+		rc = PFT_EXIT_DATA;
+	}
+	problems = s->fst.events[PFT_EV_PACKET_ERROR] + s->fst.events[PFT_EV_INCONSISTENT] +
+		   s->fst.events[PFT_EV_SYNC_MISMATCH];
+	if (problems) {
+		cli_error(s->cmd, "trace ID 0x%02X: %" PRIu64 " malformed packet(s), %" PRIu64
+			  " disagreement(s) with the image, %" PRIu64 " periodic I-sync mismatch(es)",
+			  s->in.trace_id, s->fst.events[PFT_EV_PACKET_ERROR],
+			  s->fst.events[PFT_EV_INCONSISTENT], s->fst.events[PFT_EV_SYNC_MISMATCH]);
+		rc = PFT_EXIT_DATA;
+	}
+	if (s->in.delivered == 0) {
+		cli_error(s->cmd, "no trace data for trace ID 0x%02X", s->in.trace_id);
+		rc = PFT_EXIT_DATA;
+	} else if (s->fst.events[PFT_EV_TRACE_ON] == 0) {
+		cli_error(s->cmd, "trace ID 0x%02X: no instruction synchronisation (I-sync): "
+			  "nothing could be decoded", s->in.trace_id);
+		rc = PFT_EXIT_DATA;
+	}
+	return rc;
+}
+
+void prof_close(struct prof_session *s)
+{
+	pft_cs_free(s->cs);
+	pft_flow_free(s->dec);
+	decode_syms_free(s->syms);
+	pft_image_free(s->img);
+	input_close(&s->in);
+}
+
+/* ---- names ---- */
+
+int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
+{
+	uint64_t off;
+
+	if (!s->syms || !decode_syms_lookup(s->syms, addr, &off))
+		return 0;
+	*key = addr - off;
+	return 1;
+}
+
+const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf, size_t cap)
+{
+	uint64_t off;
+	const char *n;
+
+	if (key == PROF_KEY_NONE)
+		return "[no frame]";
+	if (key & PROF_KEY_PSEUDO) {
+		snprintf(buf, cap, "[exception %s]", pft_exception_name((unsigned)(key & 0xFFFF)));
+		return buf;
+	}
+	n = s->syms ? decode_syms_lookup(s->syms, key, &off) : NULL;
+	if (n && off == 0)
+		return n;
+	snprintf(buf, cap, "0x%08" PRIx64, key);
+	return buf;
+}
+
+const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap)
+{
+	uint64_t off;
+	const char *n = s->syms ? decode_syms_lookup(s->syms, addr, &off) : NULL;
+
+	if (!n)
+		snprintf(buf, cap, "0x%08" PRIx64, addr);
+	else if (off)
+		snprintf(buf, cap, "%s+0x%" PRIx64, n, off);
+	else
+		snprintf(buf, cap, "%s", n);
+	return buf;
+}
+
+void prof_json_str(FILE *f, const char *p)
+{
+	for (; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+}
