@@ -181,10 +181,15 @@ static void report(struct tail *t, FILE *f, const struct prof_session *s)
 	for (k = first; k < t->n; k++) {
 		const struct tail_insn *r = &t->ring[k % t->cap];
 
-		fprintf(f, "%10" PRIu64 "  %08" PRIx64 "  %-4s  %-28s  %s\n", r->index, r->in.addr,
+		fprintf(f, "%10" PRIu64 "  %08" PRIx64 "  %-4s  %-28s  %s", r->index, r->in.addr,
 			pft_isa_name((enum pft_isa)r->isa),
 			dis ? decode_disasm(dis, &r->in, (enum pft_isa)r->isa, b1, sizeof(b1)) : "",
 			prof_addr_name(s, r->in.addr, b2, sizeof(b2)));
+		{
+			const char *ln = prof_line_name(s, r->in.addr, b3, sizeof(b3));
+
+			fprintf(f, "%s%s\n", ln[0] ? "  " : "", ln);
+		}
 	}
 	fprintf(f, "\n# call stack at the end, innermost first\n");
 	if (!t->depth)

@@ -11,19 +11,20 @@
 #include "decode.h"
 #include "input.h"
 #include "pft/callstack.h"
+#include "pft/debuginfo.h"
 #include "pft/pft.h"
 
 /* ---- options shared by the three commands ---- */
 #define PROF_MAX_FILES 64
 enum { PROF_OPT_IMAGE = 0x2100, PROF_OPT_ELF, PROF_OPT_NO_DUMPS, PROF_OPT_CPU_FREQ,
-       PROF_OPT_TS_FREQ, PROF_OPT_OWN };
+       PROF_OPT_TS_FREQ, PROF_OPT_SYMBOLS, PROF_OPT_OWN };
 
 struct prof_opts {
 	struct input_opts io;
 	const char *img_path[PROF_MAX_FILES];
 	char paths[PROF_MAX_FILES][1024];
 	uint64_t img_addr[PROF_MAX_FILES];
-	int img_elf[PROF_MAX_FILES];
+	int img_elf[PROF_MAX_FILES];  /* 1 ELF, 2 symbol map only, 0 raw binary */
 	int nimg, dumps;
 	uint64_t cpu_hz, ts_hz;
 	unsigned cs_flags;       /* PFT_CS_CFG_* */
@@ -33,13 +34,16 @@ struct prof_opts {
 	{ "image", required_argument, NULL, PROF_OPT_IMAGE },            \
 	{ "elf", required_argument, NULL, PROF_OPT_ELF },                \
 	{ "no-dumps", no_argument, NULL, PROF_OPT_NO_DUMPS },            \
+	{ "symbols", required_argument, NULL, PROF_OPT_SYMBOLS },        \
 	{ "cpu-freq", required_argument, NULL, PROF_OPT_CPU_FREQ },      \
 	{ "ts-freq", required_argument, NULL, PROF_OPT_TS_FREQ }
 
 #define PROF_OPTIONS_HELP                                                                   \
 	"Program image and clocks (as pft decode):\n"                                       \
 	"  --image FILE[@ADDR]  a raw binary loaded at ADDR (default 0)\n"                  \
-	"  --elf FILE[@OFFSET]  an ELF file's loadable segments, and its symbols\n"         \
+	"  --elf FILE[@OFFSET]  an ELF file's loadable segments, its symbols and lines\n"   \
+	"  --symbols MAP[@OFFSET]  symbols from an nm / System.map text file (for a\n"      \
+	"                       binary image such as a kernel)\n"                           \
 	"  --no-dumps           do not load the snapshot's [dump] sections\n"               \
 	"  --cpu-freq HZ        CPU clock: cycle counts to time\n"                          \
 	"  --ts-freq HZ         timestamp clock: timestamps to time\n"
@@ -53,7 +57,7 @@ struct prof_session {
 	const char *cmd;
 	struct input in;
 	struct pft_image *img;
-	struct decode_syms *syms;
+	struct pft_dbg *dbg;       /* symbols and lines of --elf / --symbols; NULL if none */
 	struct pft_flow_decoder *dec;
 	struct pft_cs_tracker *cs;
 	struct pft_flow_stats fst;
@@ -102,6 +106,9 @@ int prof_model_has(const struct prof_model *m, enum prof_weight w);
 enum prof_format { PROF_TABLE = 0, PROF_CALLGRIND, PROF_FOLDED, PROF_SPEEDSCOPE };
 int prof_write(struct prof_model *m, FILE *f, enum prof_format fmt, enum prof_weight w,
                const char *title);
+
+/* "file.c:LINE" of an address (DWARF), or "" */
+const char *prof_line_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap);
 
 /* JSON string body (no quotes) */
 void prof_json_str(FILE *f, const char *s);

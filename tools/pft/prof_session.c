@@ -37,6 +37,7 @@ int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *c
 	switch (c) {
 	case PROF_OPT_IMAGE:
 	case PROF_OPT_ELF:
+	case PROF_OPT_SYMBOLS:
 		if (o->nimg == PROF_MAX_FILES) {
 			cli_error(cmd, "too many --image/--elf files (at most %d)", PROF_MAX_FILES);
 			return -1;
@@ -46,13 +47,14 @@ int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *c
 		if (n == 0 || n >= sizeof(o->paths[0]) ||
 		    (at && parse_u64(at + 1, &o->img_addr[o->nimg]))) {
 			cli_error(cmd, "bad %s '%s' (want FILE or FILE@ADDRESS)",
-				  c == PROF_OPT_ELF ? "--elf" : "--image", arg);
+				  c == PROF_OPT_ELF ? "--elf" : c == PROF_OPT_SYMBOLS ? "--symbols" : "--image",
+				  arg);
 			return -1;
 		}
 		memcpy(o->paths[o->nimg], arg, n);
 		o->paths[o->nimg][n] = '\0';
 		o->img_path[o->nimg] = o->paths[o->nimg];
-		o->img_elf[o->nimg] = c == PROF_OPT_ELF;
+		o->img_elf[o->nimg] = c == PROF_OPT_ELF ? 1 : c == PROF_OPT_SYMBOLS ? 2 : 0;
 		o->nimg++;
 		return 1;
 	case PROF_OPT_NO_DUMPS:
@@ -94,18 +96,26 @@ static int load_image(struct prof_session *s, const struct prof_opts *o)
 		}
 	}
 	for (i = 0; i < o->nimg; i++) {
-		if (o->img_elf[i]) {
+		if (o->img_elf[i] == 2) {
+			err[0] = '\0';
+			r = pft_dbg_add_symbol_map(s->dbg, o->img_path[i], o->img_addr[i], err, sizeof(err));
+			if (r < 0) {
+				cli_error(s->cmd, "--symbols '%s': %s%s%s", o->img_path[i], pft_errstr(r),
+					  err[0] ? ": " : "", err);
+				return PFT_EXIT_USAGE;
+			}
+		} else if (o->img_elf[i]) {
 			r = pft_image_add_elf(s->img, o->img_path[i], o->img_addr[i]);
 			if (r < 0) {
 				cli_error(s->cmd, "--elf '%s': %s", o->img_path[i], pft_errstr(r));
 				return PFT_EXIT_USAGE;
 			}
-			if (!s->syms) {
-				s->syms = decode_syms_load(o->img_path[i], o->img_addr[i], err, sizeof(err));
-				if (!s->syms) {
-					cli_error(s->cmd, "--elf: %s", err);
-					return PFT_EXIT_USAGE;
-				}
+			err[0] = '\0';
+			r = pft_dbg_add_elf(s->dbg, o->img_path[i], o->img_addr[i], err, sizeof(err));
+			if (r < 0) {
+				cli_error(s->cmd, "--elf '%s': %s%s%s", o->img_path[i], pft_errstr(r),
+					  err[0] ? ": " : "", err);
+				return PFT_EXIT_USAGE;
 			}
 		} else {
 			r = pft_image_add_file(s->img, o->img_path[i], o->img_addr[i], 0, 0);
@@ -118,8 +128,8 @@ static int load_image(struct prof_session *s, const struct prof_opts *o)
 	return PFT_EXIT_OK;
 }
 
-/* A snapshot made by pft record names its ELF in no ini file; the symbols of
- * an --elf come with it.  Without --elf there are no symbols. */
+/* Functions for the tracker's tail calls and non-local jumps: the symbols
+ * of --elf / --symbols. */
 static int func_of(void *ctx, uint64_t addr, uint64_t *start, uint64_t *end)
 {
 	const struct prof_session *s = ctx;
@@ -143,13 +153,18 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	if (r)
 		return r;
 	s->img = pft_image_alloc();
-	if (!s->img) {
+	s->dbg = pft_dbg_alloc();
+	if (!s->img || !s->dbg) {
 		cli_error(cmd, "out of memory");
 		return PFT_EXIT_USAGE;
 	}
 	r = load_image(s, o);
 	if (r)
 		return r;
+	if (!pft_dbg_symbol_count(s->dbg)) {
+		pft_dbg_free(s->dbg);
+		s->dbg = NULL;
+	}
 	if (pft_image_region_count(s->img) == 0)
 		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
@@ -158,7 +173,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	cc.cpu_hz = o->cpu_hz;
 	cc.ts_hz = o->ts_hz;
 	cc.flags = o->cs_flags;
-	if (s->syms) {
+	if (s->dbg) {
 		cc.func_of = func_of;
 		cc.func_ctx = s;
 	}
@@ -274,7 +289,7 @@ void prof_close(struct prof_session *s)
 {
 	pft_cs_free(s->cs);
 	pft_flow_free(s->dec);
-	decode_syms_free(s->syms);
+	pft_dbg_free(s->dbg);
 	pft_image_free(s->img);
 	input_close(&s->in);
 }
@@ -283,18 +298,17 @@ void prof_close(struct prof_session *s)
 
 int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
 {
-	uint64_t off;
+	struct pft_dbg_symbol sym;
 
-	if (!s->syms || !decode_syms_lookup(s->syms, addr, &off))
+	if (!s->dbg || pft_dbg_symbol(s->dbg, addr, &sym, sizeof(sym)) != 0)
 		return 0;
-	*key = addr - off;
+	*key = sym.addr;
 	return 1;
 }
 
 const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf, size_t cap)
 {
-	uint64_t off;
-	const char *n;
+	struct pft_dbg_symbol sym;
 
 	if (key == PROF_KEY_NONE)
 		return "[no frame]";
@@ -302,24 +316,34 @@ const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf
 		snprintf(buf, cap, "[exception %s]", pft_exception_name((unsigned)(key & 0xFFFF)));
 		return buf;
 	}
-	n = s->syms ? decode_syms_lookup(s->syms, key, &off) : NULL;
-	if (n && off == 0)
-		return n;
+	if (s->dbg && pft_dbg_symbol(s->dbg, key, &sym, sizeof(sym)) == 0 && sym.addr == key)
+		return sym.name;
 	snprintf(buf, cap, "0x%08" PRIx64, key);
 	return buf;
 }
 
 const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap)
 {
-	uint64_t off;
-	const char *n = s->syms ? decode_syms_lookup(s->syms, addr, &off) : NULL;
+	struct pft_dbg_symbol sym;
 
-	if (!n)
+	if (!s->dbg || pft_dbg_symbol(s->dbg, addr, &sym, sizeof(sym)) != 0)
 		snprintf(buf, cap, "0x%08" PRIx64, addr);
-	else if (off)
-		snprintf(buf, cap, "%s+0x%" PRIx64, n, off);
+	else if (addr != sym.addr)
+		snprintf(buf, cap, "%s+0x%" PRIx64, sym.name, addr - sym.addr);
 	else
-		snprintf(buf, cap, "%s", n);
+		snprintf(buf, cap, "%s", sym.name);
+	return buf;
+}
+
+const char *prof_line_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap)
+{
+	struct pft_dbg_line ln;
+	const char *base;
+
+	if (!s->dbg || pft_dbg_line(s->dbg, addr, &ln, sizeof(ln)) != 0)
+		return "";
+	base = strrchr(ln.file, '/');
+	snprintf(buf, cap, "%s:%u", base ? base + 1 : ln.file, ln.line);
 	return buf;
 }
 
