@@ -2,13 +2,13 @@
 /* libpft call-stack layer (pft_cs_): the call stack of every execution
  * context, followed over the items of the flow decoder (pft/flow.h).
  *
- *     cs = pft_cs_alloc(&cscfg);
+ *     cs = pft_cs_tracker_alloc(&cscfg);
  *     for each flow item:
- *         pft_cs_put(cs, &item, sizeof item);
- *         while (pft_cs_next(cs, &ev, sizeof ev) == 0)
+ *         pft_cs_tracker_put(cs, &item, sizeof item);
+ *         while (pft_cs_tracker_next(cs, &ev, sizeof ev) == 0)
  *             use(&ev);                 (then -PFT_E_AGAIN)
- *     pft_cs_end(cs);                    (closes every frame still open)
- *     while (pft_cs_next(cs, &ev, sizeof ev) == 0)
+ *     pft_cs_tracker_end(cs);                    (closes every frame still open)
+ *     while (pft_cs_tracker_next(cs, &ev, sizeof ev) == 0)
  *         use(&ev);                      (then -PFT_E_EOS)
  *
  * Every frame pushed (CALL, EXC_ENTRY) is popped by exactly one RETURN or
@@ -75,7 +75,7 @@ enum pft_cs_how {
 	PFT_CS_HOW_UNMATCHED,   /* a return form with no frame to match: caller never seen */
 	PFT_CS_HOW_EXCEPTION,   /* popped by an exception return */
 	PFT_CS_HOW_GAP,         /* popped because the stack became unknown */
-	PFT_CS_HOW_END,         /* open at the end of the trace (pft_cs_end) */
+	PFT_CS_HOW_END,         /* open at the end of the trace (pft_cs_tracker_end) */
 	PFT_CS_HOW_NR
 };
 
@@ -128,13 +128,13 @@ struct pft_cs_event {
 	uint8_t isa;          /* RUN: ISA of its instructions */
 	uint8_t reserved[3];
 	const struct pft_insn *insns; /* RUN: its instructions, valid until the next
-	                         pft_cs_put (NULL for a cycles-only RUN) */
+	                         pft_cs_tracker_put (NULL for a cycles-only RUN) */
 	struct pft_cs_frame frame;    /* CALL/EXC_ENTRY: pushed; RETURN/EXC_RETURN: popped */
 };
 
 /* Function lookup for tail calls and non-local jumps: set *start, *end to
  * the function holding addr and return 1, or return 0 if addr is in no
- * known function.  Called from pft_cs_put only. */
+ * known function.  Called from pft_cs_tracker_put only. */
 typedef int (*pft_cs_func_of)(void *ctx, uint64_t addr, uint64_t *start, uint64_t *end);
 
 struct pft_cs_config {
@@ -158,27 +158,27 @@ struct pft_cs_config {
 PFT_API void pft_cs_config_init(struct pft_cs_config *cfg);
 
 /* NULL if out of memory or cfg is NULL / too small. */
-PFT_API struct pft_cs_tracker *pft_cs_alloc(const struct pft_cs_config *cfg);
-PFT_API void pft_cs_free(struct pft_cs_tracker *cs);
+PFT_API struct pft_cs_tracker *pft_cs_tracker_alloc(const struct pft_cs_config *cfg);
+PFT_API void pft_cs_tracker_free(struct pft_cs_tracker *cs);
 
 /* Give the next flow item.  Returns 0; -PFT_E_INVAL for NULL arguments, a
  * size below sizeof(struct pft_flow_item), events still pending, or after
- * pft_cs_end; -PFT_E_NOMEM when the event queue cannot grow. */
-PFT_API int pft_cs_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size);
+ * pft_cs_tracker_end; -PFT_E_NOMEM when the event queue cannot grow. */
+PFT_API int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size);
 
 /* No more items: every open frame of every context is popped (HOW_END). */
-PFT_API int pft_cs_end(struct pft_cs_tracker *cs);
+PFT_API int pft_cs_tracker_end(struct pft_cs_tracker *cs);
 
 /* Next event: 0; -PFT_E_AGAIN when the last item's events are out;
- * -PFT_E_EOS after pft_cs_end and the last event; -PFT_E_INVAL for NULL
+ * -PFT_E_EOS after pft_cs_tracker_end and the last event; -PFT_E_INVAL for NULL
  * arguments or size < sizeof(struct pft_cs_event). */
-PFT_API int pft_cs_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size);
+PFT_API int pft_cs_tracker_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size);
 
 /* The current context's stack, as of the last event pulled's item:
  * frames 0 (bottom) .. depth-1 (top). */
-PFT_API uint32_t pft_cs_depth(const struct pft_cs_tracker *cs);
+PFT_API uint32_t pft_cs_tracker_depth(const struct pft_cs_tracker *cs);
 /* Copy frame i; -PFT_E_INVAL if i >= depth. */
-PFT_API int pft_cs_frame_get(const struct pft_cs_tracker *cs, uint32_t i,
+PFT_API int pft_cs_tracker_frame(const struct pft_cs_tracker *cs, uint32_t i,
                              struct pft_cs_frame *f, size_t size);
 
 struct pft_cs_stats {
@@ -187,7 +187,7 @@ struct pft_cs_stats {
 	uint64_t exceptions, exception_returns, gaps, contexts;
 	uint32_t max_depth;
 };
-PFT_API int pft_cs_get_stats(const struct pft_cs_tracker *cs, struct pft_cs_stats *st, size_t size);
+PFT_API int pft_cs_tracker_get_stats(const struct pft_cs_tracker *cs, struct pft_cs_stats *st, size_t size);
 
 /* "run", "call", "return", "exception", "exception_return", "gap", "context" */
 PFT_API const char *pft_cs_kind_name(enum pft_cs_kind k);

@@ -45,7 +45,7 @@ void pft_cs_config_init(struct pft_cs_config *cfg)
 	cfg->size = sizeof(*cfg);
 }
 
-struct pft_cs_tracker *pft_cs_alloc(const struct pft_cs_config *cfg)
+struct pft_cs_tracker *pft_cs_tracker_alloc(const struct pft_cs_config *cfg)
 {
 	struct pft_cs_tracker *cs;
 
@@ -68,7 +68,7 @@ struct pft_cs_tracker *pft_cs_alloc(const struct pft_cs_config *cfg)
 	return cs;
 }
 
-void pft_cs_free(struct pft_cs_tracker *cs)
+void pft_cs_tracker_free(struct pft_cs_tracker *cs)
 {
 	uint32_t i;
 
@@ -551,7 +551,7 @@ static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 	}
 }
 
-int pft_cs_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size)
+int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size)
 {
 	if (!cs || !it || size < sizeof(*it) || cs->ended || cs->qh < cs->qn)
 		return -PFT_E_INVAL;
@@ -564,7 +564,7 @@ int pft_cs_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t
 	return cs->nomem ? -PFT_E_NOMEM : 0;
 }
 
-int pft_cs_end(struct pft_cs_tracker *cs)
+int pft_cs_tracker_end(struct pft_cs_tracker *cs)
 {
 	uint32_t i;
 
@@ -578,7 +578,7 @@ int pft_cs_end(struct pft_cs_tracker *cs)
 	return cs->nomem ? -PFT_E_NOMEM : 0;
 }
 
-int pft_cs_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size)
+int pft_cs_tracker_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size)
 {
 	if (!cs || !ev || size < sizeof(*ev))
 		return -PFT_E_INVAL;
@@ -589,12 +589,12 @@ int pft_cs_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size)
 	return cs->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
 }
 
-uint32_t pft_cs_depth(const struct pft_cs_tracker *cs)
+uint32_t pft_cs_tracker_depth(const struct pft_cs_tracker *cs)
 {
 	return cs && cs->cur ? cs->cur->n : 0;
 }
 
-int pft_cs_frame_get(const struct pft_cs_tracker *cs, uint32_t i, struct pft_cs_frame *f, size_t size)
+int pft_cs_tracker_frame(const struct pft_cs_tracker *cs, uint32_t i, struct pft_cs_frame *f, size_t size)
 {
 	if (!cs || !f || !cs->cur || i >= cs->cur->n)
 		return -PFT_E_INVAL;
@@ -602,7 +602,7 @@ int pft_cs_frame_get(const struct pft_cs_tracker *cs, uint32_t i, struct pft_cs_
 	return 0;
 }
 
-int pft_cs_get_stats(const struct pft_cs_tracker *cs, struct pft_cs_stats *st, size_t size)
+int pft_cs_tracker_get_stats(const struct pft_cs_tracker *cs, struct pft_cs_stats *st, size_t size)
 {
 	if (!cs || !st)
 		return -PFT_E_INVAL;

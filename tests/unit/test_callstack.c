@@ -41,7 +41,7 @@ static struct pft_cs_tracker *mk(int with_funcs)
 	if (with_funcs)
 		cfg.func_of = func_of;
 	cfg.cpu_hz = 1000000000;
-	return pft_cs_alloc(&cfg);
+	return pft_cs_tracker_alloc(&cfg);
 }
 
 static void drain(struct pft_cs_tracker *cs)
@@ -49,7 +49,7 @@ static void drain(struct pft_cs_tracker *cs)
 	struct pft_cs_event ev;
 
 	nev = 0;
-	while (pft_cs_next(cs, &ev, sizeof(ev)) == 0)
+	while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
 		if (nev < 256)
 			evs[nev++] = ev;
 }
@@ -83,7 +83,7 @@ static void br(struct pft_cs_tracker *cs, uint64_t addr, unsigned isa, uint32_t 
 	it.cycles = 3;
 	it.next = next;
 	it.next_isa = (uint8_t)isa;
-	CHECK_EQ(pft_cs_put(cs, &it, sizeof(it)), 0);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
 	drain(cs);
 }
 
@@ -112,7 +112,7 @@ static void flow_event(struct pft_cs_tracker *cs, unsigned type, uint64_t addr, 
 	it.flags = flags | PFT_FLOW_F_ADDR | (next ? PFT_FLOW_F_NEXT : 0);
 	if (type == PFT_EV_CONTEXT_ID)
 		it.context_id = (uint32_t)value;
-	CHECK_EQ(pft_cs_put(cs, &it, sizeof(it)), 0);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
 	drain(cs);
 }
 
@@ -138,9 +138,9 @@ static const struct pft_cs_event *find(unsigned kind, int nth)
 static uint64_t top_entry(struct pft_cs_tracker *cs)
 {
 	struct pft_cs_frame f;
-	uint32_t d = pft_cs_depth(cs);
+	uint32_t d = pft_cs_tracker_depth(cs);
 
-	if (!d || pft_cs_frame_get(cs, d - 1, &f, sizeof(f)))
+	if (!d || pft_cs_tracker_frame(cs, d - 1, &f, sizeof(f)))
 		return 0;
 	return f.entry;
 }
@@ -166,8 +166,8 @@ static void test_bl_bx_lr(void)
 	e = find(PFT_CS_RETURN, 0);
 	CHECK(e && e->reason == PFT_CS_HOW_MATCHED && e->frame.entry == 0x2000 && e->depth == 1);
 	CHECK(e && (e->flags & PFT_CS_F_FORM));
-	CHECK_EQ(pft_cs_depth(cs), 1);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
+	pft_cs_tracker_free(cs);
 }
 
 /* BLX register (T32) is a call; POP {..., PC} returns. */
@@ -180,12 +180,12 @@ static void test_blx_pop(void)
 	CHECK_EQ(find(PFT_CS_CALL, 1)->frame.ret, 0x1012);
 	br(cs, 0x3020, PFT_ISA_THUMB, T16_POP_PC, 2, PFT_WP_INDIRECT, 0, 0x1012, 0);
 	CHECK_EQ(count(PFT_CS_RETURN), 1);
-	CHECK_EQ(pft_cs_depth(cs), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
 	/* and A32 BLX register */
 	br(cs, 0x1020, PFT_ISA_ARM, A32_BLX_R3, 4, PFT_WP_INDIRECT, PFT_INSN_F_LINK, 0x3000, 0);
 	CHECK_EQ(count(PFT_CS_CALL), 1);
-	CHECK_EQ(pft_cs_depth(cs), 2);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
+	pft_cs_tracker_free(cs);
 }
 
 /* Old-style call: MOV LR, PC then an indirect branch. */
@@ -202,7 +202,7 @@ static void test_mov_lr_pc(void)
 	memset(&it, 0, sizeof(it));
 	it.kind = PFT_FLOW_RANGE; it.addr = 0x1000; it.end = 0x1008; it.insns = in; it.ninsns = 2;
 	it.end_kind = PFT_RANGE_TAKEN; it.flags = PFT_FLOW_F_NEXT; it.next = 0x2000;
-	CHECK_EQ(pft_cs_put(cs, &it, sizeof(it)), 0);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
 	drain(cs);
 	CHECK_EQ(count(PFT_CS_CALL), 2);
 	CHECK_EQ(find(PFT_CS_CALL, 1)->frame.ret, 0x1008);
@@ -210,7 +210,7 @@ static void test_mov_lr_pc(void)
 	br(cs, 0x2008, PFT_ISA_ARM, A32_BX_R3, 4, PFT_WP_INDIRECT, 0, 0x1008, 0);
 	CHECK_EQ(count(PFT_CS_RETURN), 1);
 	CHECK(!(find(PFT_CS_RETURN, 0)->flags & PFT_CS_F_FORM));
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* Never by form alone: BX Rn elsewhere (a tail call through a register)
@@ -224,12 +224,12 @@ static void test_not_returns(void)
 	CHECK_EQ(count(PFT_CS_RETURN), 0);
 	br(cs, 0x5008, PFT_ISA_ARM, A32_PLT_LDR, 4, PFT_WP_INDIRECT, 0, 0x6000, 0);
 	CHECK_EQ(count(PFT_CS_RETURN), 0);
-	CHECK_EQ(pft_cs_depth(cs), 2);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
 	/* the callee reached through both returns to the caller */
 	ret(cs, 0x6010, 0x1014);
 	CHECK_EQ(count(PFT_CS_RETURN), 1);
-	CHECK_EQ(pft_cs_depth(cs), 1);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
+	pft_cs_tracker_free(cs);
 }
 
 /* A return to an older frame's return address pops everything above it. */
@@ -240,15 +240,15 @@ static void test_pop_to(void)
 	call(cs, 0x1010, 0x2000);
 	call(cs, 0x2010, 0x3000);
 	call(cs, 0x3010, 0x4000);
-	CHECK_EQ(pft_cs_depth(cs), 4);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 4);
 	ret(cs, 0x4010, 0x1014);
 	CHECK_EQ(count(PFT_CS_RETURN), 3);
 	CHECK_EQ(evs[nev - 3].reason, PFT_CS_HOW_SKIPPED);
 	CHECK_EQ(evs[nev - 2].reason, PFT_CS_HOW_SKIPPED);
 	CHECK_EQ(evs[nev - 1].reason, PFT_CS_HOW_MATCHED);
 	CHECK_EQ(evs[nev - 1].frame.entry, 0x2000);
-	CHECK_EQ(pft_cs_depth(cs), 1);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
+	pft_cs_tracker_free(cs);
 }
 
 /* A return with no matching call from the bottom frame: the caller ran
@@ -264,18 +264,18 @@ static void test_unmatched(void)
 	CHECK_EQ(find(PFT_CS_RETURN, 0)->reason, PFT_CS_HOW_UNMATCHED);
 	CHECK_EQ(find(PFT_CS_CALL, 1)->frame.kind, PFT_CS_FRAME_UNKNOWN);
 	CHECK_EQ(find(PFT_CS_CALL, 1)->frame.entry, 0x1014);
-	CHECK_EQ(pft_cs_depth(cs), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
 	ret(cs, 0x1020, 0x7000); /* and again, upward */
 	CHECK_EQ(top_entry(cs), 0x7000);
 	call(cs, 0x7010, 0x2000);
 	ret(cs, 0x2010, 0x9990);  /* matches nothing with the caller's frame open */
 	CHECK_EQ(count(PFT_CS_GAP), 1);
 	CHECK_EQ(find(PFT_CS_GAP, 0)->reason, PFT_EV_NONE);
-	CHECK_EQ(pft_cs_depth(cs), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
 	CHECK_EQ(top_entry(cs), 0x9990);
-	pft_cs_get_stats(cs, &st, sizeof(st));
+	pft_cs_tracker_get_stats(cs, &st, sizeof(st));
 	CHECK_EQ(st.unmatched, 2);
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* Tail calls (with a function map): a branch to another function's entry
@@ -292,7 +292,7 @@ static void test_tail_call(void)
 	CHECK_EQ(find(PFT_CS_RETURN, 0)->reason, PFT_CS_HOW_TAIL);
 	e = find(PFT_CS_CALL, 0);
 	CHECK(e && (e->flags & PFT_CS_F_TAIL) && e->frame.entry == 0x3000 && e->frame.ret == 0x1014);
-	CHECK_EQ(pft_cs_depth(cs), 2);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
 	/* tail call through a register (BX R3) too */
 	br(cs, 0x3010, PFT_ISA_ARM, A32_BX_R3, 4, PFT_WP_INDIRECT, 0, 0x4000, 0);
 	CHECK_EQ(count(PFT_CS_CALL), 1);
@@ -304,8 +304,8 @@ static void test_tail_call(void)
 	CHECK_EQ(nev, 1);
 	ret(cs, 0x4050, 0x1014);
 	CHECK_EQ(find(PFT_CS_RETURN, 0)->reason, PFT_CS_HOW_MATCHED);
-	CHECK_EQ(pft_cs_depth(cs), 1);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
+	pft_cs_tracker_free(cs);
 }
 
 /* longjmp: an indirect branch into the function of an older frame pops the
@@ -322,9 +322,9 @@ static void test_longjmp(void)
 	ret(cs, 0x4010, 0x2008);
 	CHECK_EQ(count(PFT_CS_RETURN), 2);
 	CHECK_EQ(count(PFT_CS_GAP), 0);
-	CHECK_EQ(pft_cs_depth(cs), 2);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
 	CHECK_EQ(top_entry(cs), 0x2000);
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* IRQ nesting: each exception pushes a frame whose handler stack sits
@@ -349,19 +349,19 @@ static void test_irq_nesting(void)
 	br(cs, 0x40, PFT_ISA_ARM, A32_MOVS_PC, 4, PFT_WP_INDIRECT, PFT_INSN_F_EXC_RETURN, 0x5004, 0);
 	CHECK_EQ(count(PFT_CS_EXC_RETURN), 1);
 	CHECK_EQ(find(PFT_CS_EXC_RETURN, 0)->reason, PFT_CS_HOW_MATCHED);
-	CHECK_EQ(pft_cs_depth(cs), 4);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 4);
 	ret(cs, 0x5010, 0x24);
 	br(cs, 0x40, PFT_ISA_ARM, A32_MOVS_PC, 4, PFT_WP_INDIRECT, PFT_INSN_F_EXC_RETURN, 0x2004, 0);
 	CHECK_EQ(count(PFT_CS_EXC_RETURN), 1);
-	CHECK_EQ(pft_cs_depth(cs), 2);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
 	ret(cs, 0x2010, 0x1014);
 	CHECK_EQ(count(PFT_CS_RETURN), 1);
-	CHECK_EQ(pft_cs_depth(cs), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 1);
 	/* an exception return with no entry seen: the handler began before */
 	br(cs, 0x40, PFT_ISA_ARM, A32_MOVS_PC, 4, PFT_WP_INDIRECT, PFT_INSN_F_EXC_RETURN, 0x7000, 0);
 	CHECK_EQ(find(PFT_CS_RETURN, 0)->reason, PFT_CS_HOW_UNMATCHED);
-	CHECK_EQ(pft_cs_depth(cs), 0);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 0);
+	pft_cs_tracker_free(cs);
 }
 
 /* Return-stack trace: the flow decoder's F_RSTACK is passed on. */
@@ -372,7 +372,7 @@ static void test_rstack(void)
 	call(cs, 0x1010, 0x2000);
 	br(cs, 0x2010, PFT_ISA_ARM, A32_BX_LR, 4, PFT_WP_INDIRECT, 0, 0x1014, PFT_FLOW_F_RSTACK);
 	CHECK(find(PFT_CS_RETURN, 0) && (find(PFT_CS_RETURN, 0)->flags & PFT_CS_F_RSTACK));
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* Gaps: every frame is popped, the stack starts unknown again. */
@@ -393,11 +393,11 @@ static void test_gaps(void)
 		CHECK_EQ(evs[0].reason, PFT_CS_HOW_GAP);
 		CHECK_EQ(count(PFT_CS_GAP), 1);
 		CHECK_EQ(find(PFT_CS_GAP, 0)->reason, types[i]);
-		CHECK_EQ(pft_cs_depth(cs), 0);
+		CHECK_EQ(pft_cs_tracker_depth(cs), 0);
 		/* a return after the gap matches nothing: upward */
 		ret(cs, 0x3010, 0x2014);
 		CHECK_EQ(find(PFT_CS_RETURN, 0)->reason, PFT_CS_HOW_UNMATCHED);
-		pft_cs_free(cs);
+		pft_cs_tracker_free(cs);
 	}
 }
 
@@ -409,11 +409,11 @@ static void test_contexts(void)
 	call(cs, 0x1010, 0x2000);
 	flow_event(cs, PFT_EV_CONTEXT_ID, 0, 42, 0, 0);
 	CHECK_EQ(count(PFT_CS_CONTEXT), 1);
-	CHECK_EQ(pft_cs_depth(cs), 0);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 0);
 	call(cs, 0x3010, 0x4000);
 	CHECK_EQ(evs[0].context_id, 42);
 	flow_event(cs, PFT_EV_CONTEXT_ID, 0, 0, 0, 0);
-	CHECK_EQ(pft_cs_depth(cs), 2);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
 	ret(cs, 0x2010, 0x1014);
 	CHECK_EQ(count(PFT_CS_RETURN), 1);
 	flow_event(cs, PFT_EV_LOST, 0x1018, 0, 0, 0);
@@ -421,7 +421,7 @@ static void test_contexts(void)
 	CHECK_EQ(count(PFT_CS_RETURN), 2);       /* context 42's stale frames */
 	CHECK_EQ(evs[1].reason, PFT_CS_HOW_GAP);
 	CHECK_EQ(evs[1].context_id, 42);
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* Instructions, cycles and time; the end closes every frame. */
@@ -438,20 +438,20 @@ static void test_counts_end(void)
 	CHECK(find(PFT_CS_RUN, 0)->flags & PFT_CS_F_TIME);
 	CHECK_EQ(find(PFT_CS_RUN, 0)->time_ns, 3);
 	CHECK_EQ(find(PFT_CS_CALL, 0)->index, 4);
-	CHECK_EQ(pft_cs_end(cs), 0);
-	while (pft_cs_next(cs, &ev, sizeof(ev)) == 0) {
+	CHECK_EQ(pft_cs_tracker_end(cs), 0);
+	while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0) {
 		CHECK_EQ(ev.reason, PFT_CS_HOW_END);
 		CHECK_EQ(ev.cycles, 6);
 		n++;
 	}
 	CHECK_EQ(n, 3);
-	CHECK_EQ(pft_cs_next(cs, &ev, sizeof(ev)), -PFT_E_EOS);
-	pft_cs_get_stats(cs, &st, sizeof(st));
+	CHECK_EQ(pft_cs_tracker_next(cs, &ev, sizeof(ev)), -PFT_E_EOS);
+	pft_cs_tracker_get_stats(cs, &st, sizeof(st));
 	CHECK_EQ(st.insns, 4);
 	CHECK_EQ(st.cycles, 6);
 	CHECK_EQ(st.calls, 2);
 	CHECK_EQ(st.max_depth, 3);
-	pft_cs_free(cs);
+	pft_cs_tracker_free(cs);
 }
 
 /* The return-form table. */
@@ -483,15 +483,15 @@ static void test_misuse(void)
 	struct pft_cs_event ev;
 
 	memset(&it, 0, sizeof(it));
-	CHECK_EQ(pft_cs_put(cs, &it, sizeof(it) - 1), -PFT_E_INVAL);
-	CHECK_EQ(pft_cs_put(NULL, &it, sizeof(it)), -PFT_E_INVAL);
-	CHECK_EQ(pft_cs_next(cs, &ev, sizeof(ev)), -PFT_E_AGAIN);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it) - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_cs_tracker_put(NULL, &it, sizeof(it)), -PFT_E_INVAL);
+	CHECK_EQ(pft_cs_tracker_next(cs, &ev, sizeof(ev)), -PFT_E_AGAIN);
 	call(cs, 0x1010, 0x2000);
-	CHECK_EQ(pft_cs_frame_get(cs, 5, NULL, 0), -PFT_E_INVAL);
-	CHECK_EQ(pft_cs_end(cs), 0);
-	CHECK_EQ(pft_cs_put(cs, &it, sizeof(it)), -PFT_E_INVAL);
-	CHECK(pft_cs_alloc(NULL) == NULL);
-	pft_cs_free(cs);
+	CHECK_EQ(pft_cs_tracker_frame(cs, 5, NULL, 0), -PFT_E_INVAL);
+	CHECK_EQ(pft_cs_tracker_end(cs), 0);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), -PFT_E_INVAL);
+	CHECK(pft_cs_tracker_alloc(NULL) == NULL);
+	pft_cs_tracker_free(cs);
 }
 
 int main(void)

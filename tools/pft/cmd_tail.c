@@ -145,13 +145,13 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 static void before_end(void *ctx, const struct pft_cs_tracker *cs)
 {
 	struct tail *t = ctx;
-	uint32_t i, d = pft_cs_depth(cs);
+	uint32_t i, d = pft_cs_tracker_depth(cs);
 
 	t->st = calloc(d ? d : 1, sizeof(*t->st));
 	if (!t->st)
 		return;
 	for (i = 0; i < d; i++)
-		pft_cs_frame_get(cs, i, &t->st[i], sizeof(t->st[i]));
+		pft_cs_tracker_frame(cs, i, &t->st[i], sizeof(t->st[i]));
 	t->depth = d;
 }
 

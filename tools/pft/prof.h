@@ -70,7 +70,7 @@ struct prof_session {
 struct prof_hooks {
 	int (*item)(void *ctx, const struct pft_flow_item *it);
 	int (*event)(void *ctx, const struct pft_cs_event *ev);
-	/* before pft_cs_end: the stacks as the trace leaves them */
+	/* before pft_cs_tracker_end: the stacks as the trace leaves them */
 	void (*before_end)(void *ctx, const struct pft_cs_tracker *cs);
 	void *ctx;
 };

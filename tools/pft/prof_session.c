@@ -168,7 +168,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	if (pft_image_region_count(s->img) == 0)
 		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
-	s->dec = pft_flow_alloc(&s->in.config, s->img);
+	s->dec = pft_flow_decoder_alloc(&s->in.config, s->img);
 	pft_cs_config_init(&cc);
 	cc.cpu_hz = o->cpu_hz;
 	cc.ts_hz = o->ts_hz;
@@ -177,7 +177,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 		cc.func_of = func_of;
 		cc.func_ctx = s;
 	}
-	s->cs = pft_cs_alloc(&cc);
+	s->cs = pft_cs_tracker_alloc(&cc);
 	if (!s->dec || !s->cs) {
 		cli_error(cmd, "out of memory");
 		return PFT_EXIT_USAGE;
@@ -190,7 +190,7 @@ static int drain_events(struct prof_session *s, const struct prof_hooks *h)
 	struct pft_cs_event ev;
 	int r;
 
-	while ((r = pft_cs_next(s->cs, &ev, sizeof(ev))) == 0)
+	while ((r = pft_cs_tracker_next(s->cs, &ev, sizeof(ev))) == 0)
 		if (h->event && (r = h->event(h->ctx, &ev)) != 0)
 			return r;
 	return r == -PFT_E_AGAIN || r == -PFT_E_EOS ? 0 : r;
@@ -202,10 +202,10 @@ static int pull(struct prof_session *s, const struct prof_hooks *h, int *ferr)
 	struct pft_flow_item it;
 	int r;
 
-	while ((*ferr = pft_flow_next(s->dec, &it, sizeof(it))) == 0) {
+	while ((*ferr = pft_flow_decoder_next(s->dec, &it, sizeof(it))) == 0) {
 		if (h->item && (r = h->item(h->ctx, &it)) != 0)
 			return r;
-		r = pft_cs_put(s->cs, &it, sizeof(it));
+		r = pft_cs_tracker_put(s->cs, &it, sizeof(it));
 		if (r < 0)
 			return r;
 		if ((r = drain_events(s, h)) != 0)
@@ -222,7 +222,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	uint64_t problems;
 
 	while ((k = input_read(&s->in, &buf, &len)) > 0) {
-		ferr = pft_flow_feed(s->dec, buf, len);
+		ferr = pft_flow_decoder_feed(s->dec, buf, len);
 		if (ferr)
 			break;
 		if ((r = pull(s, h, &ferr)) != 0)
@@ -233,7 +233,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	if (k < 0)
 		return s->in.exit_code;
 	if (!r && ferr == -PFT_E_AGAIN) {
-		pft_flow_end(s->dec);
+		pft_flow_decoder_end(s->dec);
 		r = pull(s, h, &ferr);
 	}
 	if (r == PROF_STOP || ferr != -PFT_E_EOS) {
@@ -251,15 +251,15 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 		return r;
 	if (h->before_end)
 		h->before_end(h->ctx, s->cs);
-	pft_cs_end(s->cs);
+	pft_cs_tracker_end(s->cs);
 	r = drain_events(s, h);
 	if (r > 0 && r != PROF_STOP)
 		return r;
 	rc = input_finish(&s->in, s->cmd);
 	if (rc)
 		return rc;
-	pft_flow_get_stats(s->dec, &s->fst, sizeof(s->fst));
-	pft_cs_get_stats(s->cs, &s->cst, sizeof(s->cst));
+	pft_flow_decoder_get_stats(s->dec, &s->fst, sizeof(s->fst));
+	pft_cs_tracker_get_stats(s->cs, &s->cst, sizeof(s->cst));
 	if (s->in.frame_errors) {
 		cli_error(s->cmd, "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
 			  s->in.frame_error_msg, s->in.frame_errors > 1 ? " (and more frame errors)" : "");
@@ -287,8 +287,8 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 
 void prof_close(struct prof_session *s)
 {
-	pft_cs_free(s->cs);
-	pft_flow_free(s->dec);
+	pft_cs_tracker_free(s->cs);
+	pft_flow_decoder_free(s->dec);
 	pft_dbg_free(s->dbg);
 	pft_image_free(s->img);
 	input_close(&s->in);
