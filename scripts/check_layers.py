@@ -34,11 +34,14 @@ LAYERS = [
     "frame",
     "tfo",
     "packet",
+    "etm3",
+    "state",
     "isa",
     "image",
     "flow",
+    "snapshot",  # below ptm: the one ini reader and register table
     "ptm",
-    "snapshot",
+    "probe",
     "source",
     "debuginfo",
     "callstack",
@@ -78,16 +81,21 @@ def nm_symbols(obj):
     return defined, undefined
 
 
-def find_objects(build):
+def find_objects(build, src):
     """The library's objects in a build folder (its own, not those of a
-    build folder nested inside it)."""
-    objs = glob.glob(os.path.join(build, "CMakeFiles", "pft_obj.dir", "src", "*", "*.c.o"))
+    build folder nested inside it), without those whose source is gone."""
+    objs = glob.glob(os.path.join(build, "CMakeFiles", "*.dir", "src", "*", "*.c.o"))
     if not objs:
-        found = glob.glob(os.path.join(build, "**", "pft_obj.dir", "src", "*", "*.c.o"),
+        found = glob.glob(os.path.join(build, "**", "*.dir", "src", "*", "*.c.o"),
                           recursive=True)
         top = min((o.count(os.sep) for o in found), default=0)
         objs = [o for o in found if o.count(os.sep) == top]
-    return sorted(objs)
+    keep = []
+    for o in objs:
+        m = OBJ_RE.search(o.replace(os.sep, "/"))
+        if m and os.path.exists(os.path.join(src, m.group(1), m.group(2))):
+            keep.append(o)
+    return sorted(keep)
 
 
 def sccs(nodes, edges):
@@ -276,7 +284,7 @@ def main():
     if args.objects:
         objs = [o for o in args.objects.split("|") if o]
     else:
-        objs = find_objects(args.build or "build")
+        objs = find_objects(args.build or "build", args.src)
     files, edges, layers, problems = check(objs, args.src)
     if not files:
         print("check_layers: no library object files found (build first, or give --objects)",
