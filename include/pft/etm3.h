@@ -180,6 +180,13 @@ PFT_API int pft_etm3_end(struct pft_etm3_decoder *dec);
 /* 0 on success; -PFT_E_AGAIN, -PFT_E_EOS, -PFT_E_INVAL.  size = sizeof *pkt. */
 PFT_API int pft_etm3_next(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkt,
 			  size_t size);
+/* Up to max items into pkts[0..max-1], exactly as that many calls of
+ * pft_etm3_next() would give them.  Returns the number written (1..max, at
+ * most INT_MAX); if there are none, what pft_etm3_next() returns (also
+ * -PFT_E_INVAL for max == 0).  size is sizeof *pkts (the array stride).
+ * Runs of one-byte P-headers are decoded in a tight loop. */
+PFT_API int pft_etm3_next_batch(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkts,
+				size_t max, size_t size);
 /* Drop state and search for the next A-sync. */
 PFT_API void pft_etm3_resync(struct pft_etm3_decoder *dec);
 /* Offset of the first byte not yet reported in an item. */

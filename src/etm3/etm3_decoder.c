@@ -13,6 +13,11 @@
 
 struct pft_etm3_decoder {
 	struct pft_etm3_features f;
+	/* Every P-header byte decoded once at allocation, as the item it gives
+	 * (offset 0), or type NONE for a reserved encoding: the fast path of
+	 * pft_etm3_next(_batch), since most of an ETMv3 stream is one-byte
+	 * P-headers.  Indexed by byte & 0x7F (entries with bit 0 set unused). */
+	struct pft_etm3_packet phdr[128];
 	struct etm3_state st;
 	const uint8_t *buf;
 	size_t len, pos;
@@ -21,7 +26,7 @@ struct pft_etm3_decoder {
 	int ended, synced, in_async;
 	/* unsynced run and the zeros that may start an A-sync */
 	uint64_t run, zeros;
-	uint8_t run_bytes[16];
+	uint8_t run_bytes[PFT_ETM3_MAX_BYTES];
 	/* partial packet from the previous chunk */
 	uint8_t carry[CARRY_CAP];
 	size_t carry_len;
@@ -33,6 +38,7 @@ struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config *cfg)
 {
 	struct pft_etm3_decoder *d;
 	struct pft_etm3_features f;
+	unsigned i;
 
 	if (pft_etm3_config_features(cfg, &f, NULL, 0))
 		return NULL;
@@ -41,6 +47,16 @@ struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config *cfg)
 		return NULL;
 	d->f = f;
 	etm3_state_reset(&d->st);
+	for (i = 0; i < 128; i++) {
+		struct pft_etm3_packet *p = &d->phdr[i];
+		if (!(i & 1) && etm3_read_phdr(&f, (uint8_t)(0x80 | i), p)) {
+			p->size = 1;
+			p->nbytes = 1;
+			p->bytes[0] = (uint8_t)(0x80 | i);
+		} else {
+			memset(p, 0, sizeof(*p));
+		}
+	}
 	return d;
 }
 
@@ -108,7 +124,7 @@ static void put_zeros_item(struct pft_etm3_decoder *d, struct pft_etm3_packet *p
 
 static void put_run(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 {
-	size_t nb = d->run < 16 ? (size_t)d->run : 16;
+	size_t nb = d->run < PFT_ETM3_MAX_BYTES ? (size_t)d->run : PFT_ETM3_MAX_BYTES;
 	memset(pkt, 0, sizeof(*pkt));
 	put_item(d, pkt, PFT_ETM3_UNSYNCED, d->run, d->run_bytes, nb);
 	d->run = 0;
@@ -117,10 +133,10 @@ static void put_run(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 static void run_add(struct pft_etm3_decoder *d, uint64_t zeros, uint8_t byte)
 {
 	uint64_t i;
-	for (i = 0; i < zeros && d->run + i < 16; i++)
+	for (i = 0; i < zeros && d->run + i < PFT_ETM3_MAX_BYTES; i++)
 		d->run_bytes[d->run + i] = 0;
 	d->run += zeros;
-	if (d->run < 16)
+	if (d->run < PFT_ETM3_MAX_BYTES)
 		d->run_bytes[d->run] = byte;
 	d->run++;
 }
@@ -206,6 +222,17 @@ int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_
 		*pkt = d->pending;
 		d->have_pending = 0;
 		return 0;
+	}
+	/* fast path: a one-byte P-header in the middle of a chunk */
+	if (d->synced & !d->in_async & !d->carry_len && d->pos < d->len) {
+		uint8_t b = d->buf[d->pos];
+		const struct pft_etm3_packet *e = &d->phdr[b & 0x7F];
+		if (b & 0x80 && e->type) {
+			*pkt = *e;
+			pkt->offset = d->next_off++;
+			d->pos++;
+			return 0;
+		}
 	}
 	for (;;) {
 		if (!d->synced) {
@@ -296,6 +323,47 @@ int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_
 		d->pos = d->len;
 		return -PFT_E_AGAIN;
 	}
+}
+
+int pft_etm3_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkts, size_t max,
+			size_t size)
+{
+	size_t n = 0;
+	int r;
+
+	if (!d || !pkts || !max || size < sizeof(*pkts))
+		return -PFT_E_INVAL;
+	if (max > 0x7FFFFFFF)
+		max = 0x7FFFFFFF;
+	while (n < max) {
+		struct pft_etm3_packet *pkt = (struct pft_etm3_packet *)(void *)((char *)pkts + n * size);
+		if (d->synced & !d->in_async & !d->carry_len & !d->have_pending) {
+			/* run of one-byte P-headers: the state stays in registers */
+			const uint8_t *buf = d->buf;
+			size_t pos = d->pos, len = d->len;
+			uint64_t off = d->next_off;
+			while (pos < len && n < max) {
+				uint8_t b = buf[pos];
+				const struct pft_etm3_packet *e = &d->phdr[b & 0x7F];
+				if (!(b & 0x80) || !e->type)
+					break;
+				*pkt = *e;
+				pkt->offset = off++;
+				pos++;
+				n++;
+				pkt = (struct pft_etm3_packet *)(void *)((char *)pkt + size);
+			}
+			d->pos = pos;
+			d->next_off = off;
+			if (n == max)
+				break;
+		}
+		r = pft_etm3_next(d, pkt, size);
+		if (r < 0)
+			return n ? (int)n : r;
+		n++;
+	}
+	return (int)n;
 }
 
 int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, size_t len,

@@ -215,9 +215,7 @@ static int enc_isync(struct pft_etm3_encoder *e, const struct pft_etm3_packet *p
 	for (k = 0; k < f->contextid_bytes; k++)
 		o[n++] = (uint8_t)(pkt->context_id >> (8 * k));
 	if (f->data_only) {
-		j = (fl & PFT_E3F_JAZELLE) != 0;
-		if (fl & PFT_E3F_LSIP)
-			return -PFT_E_INVAL;
+		j = (fl & PFT_E3F_JAZELLE) != 0; /* LSiP: the bit alone, no address */
 	} else {
 		if (isa >= PFT_ISA_UNKNOWN || pkt->address > 0xFFFFFFFFu)
 			return -PFT_E_INVAL;

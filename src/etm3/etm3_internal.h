@@ -59,6 +59,10 @@ static inline uint32_t etm3_merge32(uint32_t old, uint32_t value, unsigned bits)
  * are needed; -len for a malformed packet covering len bytes, pkt->reason
  * set, *st untouched.  Looks only at the bytes the packet needs, so the result
  * does not depend on how many bytes follow. */
+/* A P-header byte (b & 0x81 == 0x80): 1 and pkt's type, format, atoms,
+ * atom_count, cycles set, or 0 for a reserved encoding. */
+int etm3_read_phdr(const struct pft_etm3_features *f, uint8_t b, struct pft_etm3_packet *pkt);
+
 int etm3_read(const struct pft_etm3_features *f, struct etm3_state *st, const uint8_t *p,
 	      size_t n, struct pft_etm3_packet *pkt);
 

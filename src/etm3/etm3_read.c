@@ -142,7 +142,7 @@ static int read_daddr(struct etm3_state *st, const uint8_t *p, size_t n,
 	return (int)k;
 }
 
-static int read_phdr(const struct pft_etm3_features *f, uint8_t b, struct pft_etm3_packet *pkt)
+int etm3_read_phdr(const struct pft_etm3_features *f, uint8_t b, struct pft_etm3_packet *pkt)
 {
 	unsigned e, nn;
 
@@ -453,7 +453,7 @@ int etm3_read(const struct pft_etm3_features *f, struct etm3_state *st, const ui
 	if (b & 1)
 		return read_branch(f, st, p, n, pkt);
 	if ((b & 0x81) == 0x80) {
-		if (!read_phdr(f, b, pkt))
+		if (!etm3_read_phdr(f, b, pkt))
 			FAIL(1, PFT_E3ERR_RESERVED_HEADER);
 		return 1;
 	}

@@ -356,9 +356,20 @@ static int decode(const struct pft_config *cfg, const uint8_t *buf, size_t len, 
 		pos += n;
 		if (pos == len)
 			pft_etm3_end(d);
-		while ((r = pft_etm3_next(d, &out->v[out->n], sizeof(out->v[0]))) == 0)
-			if (out->n < NPKT + 7)
-				out->n++;
+		if (rng) { /* batches of random size: the same items as one at a time */
+			while ((r = pft_etm3_next_batch(d, &out->v[out->n], 1 + check_rand(rng) % 7,
+							sizeof(out->v[0]))) > 0) {
+				out->n += (size_t)r;
+				if (out->n > NPKT)
+					return -1;
+			}
+			if (r == 0)
+				r = -PFT_E_INVAL;
+		} else {
+			while ((r = pft_etm3_next(d, &out->v[out->n], sizeof(out->v[0]))) == 0)
+				if (out->n < NPKT + 7)
+					out->n++;
+		}
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
