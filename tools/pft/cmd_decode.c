@@ -146,7 +146,51 @@ static int load_image(struct pft_image *img, const struct image_arg *a, int na,
 	return PFT_EXIT_OK;
 }
 
-int cmd_decode(int argc, char **argv)
+struct decode_args {
+	struct input_opts io;
+	struct image_arg imgs[MAX_FILES];
+	char paths[MAX_FILES][1024];
+	int nimg, dumps, disasm;
+	enum decode_format fmt;
+	const char *outpath, *inpath;
+};
+
+/* --format names both output formats and capture layouts: 1 if arg was an
+ * output format (flags set), 0 if not. */
+static int output_format(const char *arg, int *addrs, int *json, int *ranges, int *stats)
+{
+	if (!strcmp(arg, "addrs"))
+		*addrs = 1;
+	else if (!strcmp(arg, "json"))
+		*json = 1;
+	else if (!strcmp(arg, "ranges"))
+		*ranges = 1;
+	else if (!strcmp(arg, "stats"))
+		*stats = 1;
+	else if (strcmp(arg, "text"))
+		return 0;
+	return 1;
+}
+
+static int add_image_arg(struct decode_args *a, int c, const char *arg)
+{
+	if (a->nimg == MAX_FILES) {
+		cli_error("decode", "too many --image/--elf files (at most %d)", MAX_FILES);
+		return PFT_EXIT_USAGE;
+	}
+	if (split_at(arg, a->paths[a->nimg], sizeof(a->paths[a->nimg]), &a->imgs[a->nimg].addr)) {
+		cli_error("decode", "bad %s '%s' (want FILE or FILE@ADDRESS)",
+			  c == OPT_ELF ? "--elf" : "--image", arg);
+		return PFT_EXIT_USAGE;
+	}
+	a->imgs[a->nimg].path = a->paths[a->nimg];
+	a->imgs[a->nimg].elf = c == OPT_ELF;
+	a->nimg++;
+	return PFT_EXIT_OK;
+}
+
+/* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
+static int parse_args(int argc, char **argv, struct decode_args *a)
 {
 	static const struct option own[] = {
 		{ "image", required_argument, NULL, OPT_IMAGE },
@@ -161,53 +205,18 @@ int cmd_decode(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct option all[64];
-	struct input_opts io;
-	struct input in;
-	struct image_arg imgs[MAX_FILES];
-	char paths[MAX_FILES][1024];
-	struct pft_image *img = NULL;
-	struct pft_dbg *dbg = NULL;
-	struct pft_flow_decoder *dec = NULL;
-	struct decode_out *out = NULL;
-	struct pft_flow_item it;
-	struct pft_flow_stats st;
-	FILE *f = NULL;
-	const char *outpath = NULL, *inpath;
-	const uint8_t *buf = NULL;
-	size_t len = 0;
-	int k, c, r, nimg = 0, dumps = 1, disasm = 1, ranges = 0, json = 0, stats = 0, addrs = 0;
-	int rc = PFT_EXIT_OK, err;
-	enum decode_format fmt;
-	uint64_t problems;
+	int c, r, ranges = 0, json = 0, stats = 0, addrs = 0;
 
-	memset(&in, 0, sizeof(in));
-	input_opts_init(&io);
+	input_opts_init(&a->io);
 	input_merge_options(all, sizeof(all) / sizeof(all[0]), own);
+	a->dumps = a->disasm = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
-		/* --format names both output formats and capture layouts */
-		if (c == INPUT_OPT_FORMAT && optarg) {
-			if (!strcmp(optarg, "addrs")) {
-				addrs = 1;
-				continue;
-			}
-			if (!strcmp(optarg, "text"))
-				continue;
-			if (!strcmp(optarg, "json")) {
-				json = 1;
-				continue;
-			}
-			if (!strcmp(optarg, "ranges")) {
-				ranges = 1;
-				continue;
-			}
-			if (!strcmp(optarg, "stats")) {
-				stats = 1;
-				continue;
-			}
-		}
-		r = input_parse_option(&io, c, optarg, "decode");
+		if (c == INPUT_OPT_FORMAT && optarg &&
+		    output_format(optarg, &addrs, &json, &ranges, &stats))
+			continue;
+		r = input_parse_option(&a->io, c, optarg, "decode");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
 		if (r > 0)
@@ -215,126 +224,99 @@ int cmd_decode(int argc, char **argv)
 		switch (c) {
 		case OPT_IMAGE:
 		case OPT_ELF:
-			if (nimg == MAX_FILES) {
-				cli_error("decode", "too many --image/--elf files (at most %d)", MAX_FILES);
+			if (add_image_arg(a, c, optarg))
 				return PFT_EXIT_USAGE;
-			}
-			if (split_at(optarg, paths[nimg], sizeof(paths[nimg]), &imgs[nimg].addr)) {
-				cli_error("decode", "bad %s '%s' (want FILE or FILE@ADDRESS)",
-					  c == OPT_ELF ? "--elf" : "--image", optarg);
-				return PFT_EXIT_USAGE;
-			}
-			imgs[nimg].path = paths[nimg];
-			imgs[nimg].elf = c == OPT_ELF;
-			nimg++;
 			break;
-		case OPT_NO_DUMPS: dumps = 0; break;
-		case OPT_NO_DISASM: disasm = 0; break;
+		case OPT_NO_DUMPS: a->dumps = 0; break;
+		case OPT_NO_DISASM: a->disasm = 0; break;
 		case OPT_RANGES: ranges = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_STATS: stats = 1; break;
-		case 'o': outpath = optarg; break;
+		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
 			return cli_bad_option("decode", c, argv, optind);
 		}
 	}
-	inpath = cli_single_input("decode", argc, argv, optind);
-	if (!inpath)
+	a->inpath = cli_single_input("decode", argc, argv, optind);
+	if (!a->inpath)
 		return PFT_EXIT_USAGE;
 	if (addrs + stats + (json || ranges) > 1) {
 		cli_error("decode", "choose one of --format addrs, --stats and the listings");
 		return PFT_EXIT_USAGE;
 	}
-	fmt = stats ? DECODE_STATS : addrs ? DECODE_ADDRS :
-	      json ? (ranges ? DECODE_JSON_RANGES : DECODE_JSON) :
-	      ranges ? DECODE_RANGES : DECODE_TEXT;
+	a->fmt = stats ? DECODE_STATS : addrs ? DECODE_ADDRS :
+		 json ? (ranges ? DECODE_JSON_RANGES : DECODE_JSON) :
+		 ranges ? DECODE_RANGES : DECODE_TEXT;
+	return -1;
+}
 
-	r = input_open(&in, inpath, &io, 0, "decode");
-	if (r)
-		return r;
-	img = pft_image_alloc();
-	dbg = pft_dbg_alloc();
-	if (!img || !dbg) {
-		cli_error("decode", "out of memory");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	rc = load_image(img, imgs, nimg, &in, dumps, dbg);
-	if (rc)
-		goto out;
-	if (pft_image_region_count(img) == 0)
-		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
-			  "no instruction can be followed");
-	dec = pft_flow_decoder_alloc(&in.config, img);
-	f = cli_open_output("decode", outpath);
-	if (!dec || !f) {
-		if (!dec)
-			cli_error("decode", "cannot create the flow decoder (out of memory)");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	out = decode_out_open(f, fmt, disasm,
-			      pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL);
-	if (!out) {
-		cli_error("decode", "out of memory");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	/* bytes -> flow decoder (its packet decoder reports a skipped run as
-	   one item however the input is chunked) */
-	err = 0;
-	while ((k = input_read(&in, &buf, &len)) > 0) {
+/* Hand every item the decoder has to the output: -PFT_E_AGAIN, -PFT_E_EOS,
+ * -PFT_E_IO (output failed) or the decoder's error. */
+static int drain_items(struct pft_flow_decoder *dec, struct decode_out *out)
+{
+	struct pft_flow_item it;
+	int err;
+
+	while ((err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0)
+		if (decode_out_item(out, &it))
+			return -PFT_E_IO;
+	return err;
+}
+
+/* Input bytes -> flow decoder -> output (the packet decoder inside reports
+ * a skipped run as one item however the input is chunked).  Returns the
+ * decoder's last status (-PFT_E_EOS when all went through); *rc gets an
+ * exit code for a read error. */
+static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct decode_out *out,
+			 int *rc)
+{
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int k, err = 0;
+
+	while ((k = input_read(in, &buf, &len)) > 0) {
 		err = pft_flow_decoder_feed(dec, buf, len);
-		while (!err && (err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
-			if (decode_out_item(out, &it)) {
-				err = -PFT_E_IO;
-				break;
-			}
-		}
+		if (!err)
+			err = drain_items(dec, out);
 		if (err != -PFT_E_AGAIN)
 			break;
 		err = 0;
 	}
 	if (k < 0) {
-		rc = in.exit_code;
-		goto out;
+		*rc = in->exit_code;
+		return err;
 	}
 	if (!err)
 		err = pft_flow_decoder_end(dec);
-	while (!err && (err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
-		if (decode_out_item(out, &it)) {
-			err = -PFT_E_IO;
-			break;
-		}
-	}
+	if (!err)
+		err = drain_items(dec, out);
 	if (err != -PFT_E_IO && err != -PFT_E_EOS) {
 		/* the decoder stopped: what is left of the input is still read
 		   for the end-of-stream checks */
-		while ((k = input_read(&in, &buf, &len)) > 0)
+		while ((k = input_read(in, &buf, &len)) > 0)
 			;
-		if (k < 0) {
-			rc = in.exit_code;
-			goto out;
-		}
+		if (k < 0)
+			*rc = in->exit_code;
 	}
-	/* what needs the whole capture (an absent trace ID in a pipe) */
-	rc = input_finish(&in, "decode");
-	if (rc)
-		goto out;
-	if (decode_out_finish(out, dec) || err == -PFT_E_IO) {
-		cli_error("decode", "error writing %s", outpath ? outpath : "standard output");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
+	return err;
+}
+
+/* What went wrong in the trace, as messages: the exit code. */
+static int report(const struct input *in, struct pft_flow_decoder *dec, int err)
+{
+	struct pft_flow_stats st;
+	uint64_t problems;
+	int rc = PFT_EXIT_OK;
+
 	if (err != -PFT_E_EOS) {
 		cli_error("decode", "flow decoder stopped: %s", pft_errstr(err));
 		rc = PFT_EXIT_DATA;
 	}
 	pft_flow_decoder_get_stats(dec, &st, sizeof(st));
-	if (in.frame_errors) {
-		cli_error("decode", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
-			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
+	if (in->frame_errors) {
+		cli_error("decode", "%s: %s%s", in->buffer_path ? in->buffer_path : in->path,
+			  in->frame_error_msg, in->frame_errors > 1 ? " (and more frame errors)" : "");
 		rc = PFT_EXIT_DATA;
 	}
 	problems = st.events[PFT_EV_PACKET_ERROR] + st.events[PFT_EV_INCONSISTENT] +
@@ -342,21 +324,84 @@ int cmd_decode(int argc, char **argv)
 	if (problems) {
 		cli_error("decode", "trace ID 0x%02X: %" PRIu64 " malformed packet(s), %" PRIu64
 			  " disagreement(s) with the image, %" PRIu64 " periodic I-sync mismatch(es)",
-			  in.trace_id, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
+			  in->trace_id, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
 		if (st.events[PFT_EV_PACKET_ERROR])
-			input_probe_hint(&in, "decode");
+			input_probe_hint(in, "decode");
 	}
-	if (in.delivered == 0) {
-		cli_error("decode", "no trace data for trace ID 0x%02X", in.trace_id);
+	if (in->delivered == 0) {
+		cli_error("decode", "no trace data for trace ID 0x%02X", in->trace_id);
 		rc = PFT_EXIT_DATA;
 	} else if (st.events[PFT_EV_TRACE_ON] == 0) {
 		cli_error("decode", "trace ID 0x%02X: no instruction synchronisation (I-sync) in %" PRIu64 " "
-			  "bytes%s: nothing could be decoded", in.trace_id, in.delivered,
+			  "bytes%s: nothing could be decoded", in->trace_id, in->delivered,
 			  st.packets ? "" : " (not even an A-sync)");
 		rc = PFT_EXIT_DATA;
 	}
+	return rc;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	struct decode_args a;
+	struct input in;
+	struct pft_image *img = NULL;
+	struct pft_dbg *dbg = NULL;
+	struct pft_flow_decoder *dec = NULL;
+	struct decode_out *out = NULL;
+	FILE *f = NULL;
+	int rc, err;
+
+	memset(&a, 0, sizeof(a));
+	memset(&in, 0, sizeof(in));
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
+	if (rc)
+		return rc;
+	img = pft_image_alloc();
+	dbg = pft_dbg_alloc();
+	if (!img || !dbg) {
+		cli_error("decode", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	rc = load_image(img, a.imgs, a.nimg, &in, a.dumps, dbg);
+	if (rc)
+		goto out;
+	if (pft_image_region_count(img) == 0)
+		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
+			  "no instruction can be followed");
+	dec = pft_flow_decoder_alloc(&in.config, img);
+	f = cli_open_output("decode", a.outpath);
+	if (!dec || !f) {
+		if (!dec)
+			cli_error("decode", "cannot create the flow decoder (out of memory)");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	out = decode_out_open(f, a.fmt, a.disasm,
+			      pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL);
+	if (!out) {
+		cli_error("decode", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	err = decode_stream(&in, dec, out, &rc);
+	if (rc)
+		goto out;
+	/* what needs the whole capture (an absent trace ID in a pipe) */
+	rc = input_finish(&in, "decode");
+	if (rc)
+		goto out;
+	if (decode_out_finish(out, dec) || err == -PFT_E_IO) {
+		cli_error("decode", "error writing %s", a.outpath ? a.outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	rc = report(&in, dec, err);
 out:
 	decode_out_close(out);
 	if (f && f != stdout)

@@ -358,7 +358,14 @@ static void hold(struct dump *d, const struct pft_pkt_decoder *dec, const uint8_
 	input_release(d->in, off > d->zstart ? off : d->zstart);
 }
 
-int cmd_dump(int argc, char **argv)
+struct dump_args {
+	struct input_opts io;
+	const char *outpath, *inpath;
+	int json, want_stats;
+};
+
+/* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
+static int parse_args(int argc, char **argv, struct dump_args *a)
 {
 	static const struct option own[] = {
 		{ "json", no_argument, NULL, 'j' },
@@ -368,75 +375,120 @@ int cmd_dump(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct option all[64];
-	struct input_opts io;
-	struct input in;
-	struct dump d;
-	struct pft_pkt_decoder *dec;
-	struct pft_packet p;
-	const char *outpath = NULL, *inpath;
-	const uint8_t *buf = NULL;
-	size_t len = 0;
-	int c, r, k, want_stats = 0, rc;
+	int c, r;
 
-	memset(&d, 0, sizeof d);
-	input_opts_init(&io);
+	input_opts_init(&a->io);
 	input_merge_options(all, sizeof all / sizeof all[0], own);
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
-		r = input_parse_option(&io, c, optarg, "dump");
+		r = input_parse_option(&a->io, c, optarg, "dump");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
 		if (r > 0)
 			continue;
 		switch (c) {
-		case 'j': d.json = 1; break;
-		case 's': want_stats = 1; break;
-		case 'o': outpath = optarg; break;
+		case 'j': a->json = 1; break;
+		case 's': a->want_stats = 1; break;
+		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
 			return cli_bad_option("dump", c, argv, optind);
 		}
 	}
-	inpath = cli_single_input("dump", argc, argv, optind);
-	if (!inpath)
-		return PFT_EXIT_USAGE;
-	r = input_open(&in, inpath, &io, d.json, "dump");
-	if (r)
-		return r;
+	a->inpath = cli_single_input("dump", argc, argv, optind);
+	return a->inpath ? -1 : PFT_EXIT_USAGE;
+}
+
+/* Every chunk of the input through the packet decoder to the output.
+ * Returns the decoder's last status (-PFT_E_EOS when all went through), or
+ * 1 after a read error (message printed). */
+static int dump_stream(struct dump *d, struct pft_pkt_decoder *dec, int want_stats)
+{
+	struct pft_packet p;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int k, r = -PFT_E_AGAIN;
+
+	while (r == -PFT_E_AGAIN) {
+		k = input_read(d->in, &buf, &len);
+		if (k < 0)
+			return 1;
+		if (k == 0)
+			pft_pkt_decoder_end(dec);
+		else
+			pft_pkt_decoder_feed(dec, buf, len);
+		while ((r = pft_pkt_decoder_next(dec, &p, sizeof p)) == 0)
+			put(d, &p, want_stats);
+		if (k > 0 && d->json && r == -PFT_E_AGAIN)
+			hold(d, dec, buf, len);
+		if (k == 0)
+			break;
+	}
+	return r;
+}
+
+/* One message for everything wrong with the data: the exit code. */
+static int report(const struct dump *d, int r)
+{
+	const struct input *in = d->in;
+	char msg[700];
+	size_t n = 0;
+
+	if (r == -PFT_E_EOS && !in->frame_errors && !d->errors)
+		return PFT_EXIT_OK;
+	msg[0] = '\0';
+	if (in->frame_errors)
+		n += (size_t)snprintf(msg + n, sizeof msg - n, "%s: %s%s",
+				      in->buffer_path ? in->buffer_path : in->path, in->frame_error_msg,
+				      in->frame_errors > 1 ? " (and more frame errors)" : "");
+	if (d->errors && n < sizeof msg)
+		n += (size_t)snprintf(msg + n, sizeof msg - n,
+				      "%s%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
+				      n ? "; " : "", d->errors, d->errors > 1 ? "s" : "", in->trace_id, d->first_error);
+	if (r != -PFT_E_EOS && n < sizeof msg)
+		snprintf(msg + n, sizeof msg - n, "%spacket decoder stopped: %s", n ? "; " : "",
+			 pft_errstr(r));
+	cli_error("dump", "%s", msg);
+	if (d->errors)
+		input_probe_hint(in, "dump");
+	return PFT_EXIT_DATA;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	struct dump_args a;
+	struct input in;
+	struct dump d;
+	struct pft_pkt_decoder *dec;
+	int r, rc;
+
+	memset(&a, 0, sizeof a);
+	memset(&d, 0, sizeof d);
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	d.json = a.json;
+	rc = input_open(&in, a.inpath, &a.io, d.json, "dump");
+	if (rc)
+		return rc;
 	dec = pft_pkt_decoder_alloc(&in.config);
 	if (!dec) {
 		cli_error("dump", "cannot create the packet decoder (out of memory)");
 		input_close(&in);
 		return PFT_EXIT_USAGE;
 	}
-	d.out = cli_open_output("dump", outpath);
+	d.out = cli_open_output("dump", a.outpath);
 	if (!d.out) {
 		pft_pkt_decoder_free(dec);
 		input_close(&in);
 		return PFT_EXIT_USAGE;
 	}
 	d.in = &in;
-	if (!want_stats && !d.json)
+	if (!a.want_stats && !d.json)
 		header(&d);
-	k = 0;
-	r = -PFT_E_AGAIN;
-	while (r == -PFT_E_AGAIN) {
-		k = input_read(&in, &buf, &len);
-		if (k < 0)
-			break;
-		if (k == 0)
-			pft_pkt_decoder_end(dec);
-		else
-			pft_pkt_decoder_feed(dec, buf, len);
-		while ((r = pft_pkt_decoder_next(dec, &p, sizeof p)) == 0)
-			put(&d, &p, want_stats);
-		if (k > 0 && d.json && r == -PFT_E_AGAIN)
-			hold(&d, dec, buf, len);
-		if (k == 0)
-			break;
-	}
-	if (k < 0) {
+	r = dump_stream(&d, dec, a.want_stats);
+	if (r == 1) {
 		rc = in.exit_code;
 		goto out;
 	}
@@ -444,34 +496,12 @@ int cmd_dump(int argc, char **argv)
 	rc = input_finish(&in, "dump");
 	if (rc)
 		goto out;
-	if (want_stats)
+	if (a.want_stats)
 		stats(&d);
-	/* One message for everything wrong with the data. */
-	rc = PFT_EXIT_OK;
-	if (r != -PFT_E_EOS || in.frame_errors || d.errors) {
-		char msg[700];
-		size_t n = 0;
-
-		msg[0] = '\0';
-		if (in.frame_errors)
-			n += (size_t)snprintf(msg + n, sizeof msg - n, "%s: %s%s",
-					      in.buffer_path ? in.buffer_path : in.path, in.frame_error_msg,
-					      in.frame_errors > 1 ? " (and more frame errors)" : "");
-		if (d.errors && n < sizeof msg)
-			n += (size_t)snprintf(msg + n, sizeof msg - n,
-					      "%s%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
-					      n ? "; " : "", d.errors, d.errors > 1 ? "s" : "", in.trace_id, d.first_error);
-		if (r != -PFT_E_EOS && n < sizeof msg)
-			snprintf(msg + n, sizeof msg - n, "%spacket decoder stopped: %s", n ? "; " : "",
-				 pft_errstr(r));
-		cli_error("dump", "%s", msg);
-		rc = PFT_EXIT_DATA;
-		if (d.errors)
-			input_probe_hint(&in, "dump");
-	}
+	rc = report(&d, r);
 out:
 	if (fflush(d.out) || ferror(d.out)) {
-		cli_error("dump", "error writing %s", outpath ? outpath : "standard output");
+		cli_error("dump", "error writing %s", a.outpath ? a.outpath : "standard output");
 		rc = PFT_EXIT_USAGE;
 	}
 	if (d.out != stdout)
