@@ -12,4 +12,5 @@
 #include "pft/snapshot.h"
 #include "pft/tfo.h"
 #include "pft/debuginfo.h"
+#include "pft/coverage.h"
 #endif

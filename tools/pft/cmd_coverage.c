@@ -1,0 +1,340 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft coverage: which code ran and which way each branch went, from one or
+ * many traces (merged), as an lcov tracefile, an annotated listing, address
+ * ranges or an AutoFDO profile.  doc/coverage.md. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cov_out.h"
+
+const char *const cmd_coverage_summary = "line, branch and address coverage; AutoFDO profiles";
+
+static void help(FILE *f)
+{
+	fprintf(f,
+		"Usage: pft coverage [options] INPUT... [--elf FILE[@OFFSET] | --image FILE@ADDR ...]\n"
+		"\n"
+		"Decode every INPUT (snapshot folder, capture file, or - for standard input)\n"
+		"against the program image, add up how often each instruction executed and\n"
+		"how often each conditional waypoint was taken (E atom) or not (N atom), and\n"
+		"write line, function and branch coverage.  Several inputs are merged (their\n"
+		"counts add up).  Trace gaps (unsynced bytes, malformed packets, code not in\n"
+		"the image, lost address) are reported with how many instructions they\n"
+		"could hide; nothing that was not decoded is counted.\n"
+		"\n"
+		"Program image and debug information (as pft decode):\n"
+		"  --elf FILE[@OFFSET]  an ELF file's segments, symbols and DWARF line tables,\n"
+		"                       its addresses moved by OFFSET; repeatable\n"
+		"  --image FILE[@ADDR]  a raw binary at ADDR; repeatable\n"
+		"  --symbols FILE[@OFFSET]  a symbol map (nm or System.map text) for a raw binary\n"
+		"  --no-dumps           do not load the snapshots' [dump] sections\n"
+		"\n"
+		"Output:\n"
+		"  --format lcov        lcov tracefile (default): TN SF FN FNDA FNF FNH BRDA BRF\n"
+		"                       BRH DA LF LH; for genhtml --branch-coverage\n"
+		"  --format listing     source lines with counts and branch outcomes (gcov -b\n"
+		"                       style); executed instructions without DWARF\n"
+		"  --format ranges      runs of adjacent instructions with equal counts, for code\n"
+		"                       without DWARF (START END ISA NINSNS COUNT <symbol>)\n"
+		"  --format insns       one line per executed instruction: ADDR ISA COUNT TAKEN\n"
+		"                       NOT_TAKEN [c]\n"
+		"  --format autofdo     AutoFDO text profile for create_llvm_prof --profiler=text\n"
+		"                       (addresses relative to the first --elf's lowest segment)\n"
+		"  --disasm             listing: instructions even when DWARF lines exist\n"
+		"  --test-name NAME     lcov TN: value\n"
+		"  -o, --output FILE    write to FILE (default standard output)\n"
+		"  -q, --quiet          no summary on standard error\n"
+		"  -h, --help           this text\n"
+		"\n"
+		"--format also takes the capture layouts raw, frames and tpiu.\n"
+		"\n"
+		INPUT_OPTIONS_HELP
+		"\n"
+		"Examples:\n"
+		"  pft coverage snap1 snap2 --elf prog.elf -o prog.info && genhtml --branch-coverage prog.info -o html\n"
+		"  pft coverage snap --elf prog.elf --format listing\n"
+		"  pft coverage data/TC2 --id 0x13 --format ranges --symbols System.map\n"
+		"  pft coverage snap --elf prog.elf --format autofdo -o prog.afdo\n"
+		"      create_llvm_prof --profiler=text --profile=prog.afdo --binary=prog.elf --out=prog.prof\n"
+		"\n"
+		"Exit status: 0 success; 1 an input had errors (malformed packets or frames,\n"
+		"disagreement with the image, nothing decodable); 2 usage or setup error.\n");
+}
+
+enum { OPT_IMAGE = 0x2000, OPT_ELF, OPT_SYMBOLS, OPT_NO_DUMPS, OPT_DISASM, OPT_TEST_NAME };
+enum { FMT_LCOV, FMT_LISTING, FMT_RANGES, FMT_INSNS, FMT_AUTOFDO };
+
+#define MAX_FILES 64
+
+static int split_at(const char *arg, char *path, size_t cap, uint64_t *addr)
+{
+	const char *at = strrchr(arg, '@');
+	size_t n = at ? (size_t)(at - arg) : strlen(arg);
+	char *end;
+
+	if (n == 0 || n >= cap)
+		return -1;
+	memcpy(path, arg, n);
+	path[n] = '\0';
+	*addr = 0;
+	if (at) {
+		errno = 0;
+		*addr = strtoull(at + 1, &end, 0);
+		if (errno || end == at + 1 || *end)
+			return -1;
+	}
+	return 0;
+}
+
+static int out_format(const char *s)
+{
+	static const char *const names[] = { "lcov", "listing", "ranges", "insns", "autofdo" };
+	int i;
+
+	for (i = 0; i < 5; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+/* Debug information of every --elf and --symbols; the image of every --elf
+ * and --image (for code that never ran) and the AutoFDO base. */
+static int load_static(const struct cov_image_arg *a, int na, struct pft_dbg *dbg,
+		       struct pft_image *img, uint64_t *base)
+{
+	char msg[256];
+	int i, r, first_elf = 1;
+
+	for (i = 0; i < na; i++) {
+		size_t before = pft_image_region_count(img), k;
+
+		if (a[i].kind == COV_ARG_SYMBOLS) {
+			r = pft_dbg_add_symbol_map(dbg, a[i].path, a[i].addr, msg, sizeof(msg));
+		} else if (a[i].kind == COV_ARG_IMAGE) {
+			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
+			if (r < 0)
+				snprintf(msg, sizeof(msg), "%s", pft_errstr(r));
+		} else {
+			r = pft_image_add_elf(img, a[i].path, a[i].addr);
+			if (r < 0)
+				snprintf(msg, sizeof(msg), "%s", pft_errstr(r));
+			else
+				r = pft_dbg_add_elf(dbg, a[i].path, a[i].addr, msg, sizeof(msg));
+			if (r >= 0 && first_elf) {
+				first_elf = 0;
+				*base = UINT64_MAX;
+				for (k = before; k < pft_image_region_count(img); k++) {
+					uint64_t ra, rs;
+
+					if (pft_image_region(img, k, &ra, &rs, NULL) == 0 && ra < *base)
+						*base = ra;
+				}
+				if (*base == UINT64_MAX)
+					*base = 0;
+			}
+		}
+		if (r < 0) {
+			cli_error("coverage", "'%s': %s", a[i].path, msg);
+			return PFT_EXIT_USAGE;
+		}
+	}
+	return PFT_EXIT_OK;
+}
+
+static void summary(const struct cov_ctx *c, int ninputs)
+{
+	struct pft_cov_totals t;
+	struct cov_files fs;
+	uint64_t lf = 0, lh = 0, bf = 0, bh = 0;
+	size_t i;
+	uint32_t k;
+
+	pft_cov_get_totals(c->cov, &t, sizeof(t));
+	fprintf(stderr, "pft coverage: %d input(s), %" PRIu64 " instructions executed at %ld addresses",
+		ninputs, t.insns, pft_cov_insn_count(c->cov));
+	if (pft_dbg_has_lines(c->dbg) && cov_lines_build(c, &fs) == 0) {
+		for (i = 0; i < fs.n; i++)
+			for (k = 1; k < fs.f[i].nlines; k++) {
+				const struct cov_line *ln = &fs.f[i].lines[k];
+				uint32_t b;
+
+				lf += ln->code;
+				lh += ln->code && ln->count;
+				for (b = 0; b < ln->nbr; b++) {
+					bf += 2;
+					bh += (fs.f[i].br[ln->br + b].taken > 0) +
+					      (fs.f[i].br[ln->br + b].not_taken > 0);
+				}
+			}
+		cov_lines_free(&fs);
+		fprintf(stderr, "; lines %" PRIu64 "/%" PRIu64 ", branches %" PRIu64 "/%" PRIu64, lh,
+			lf, bh, bf);
+	}
+	fputc('\n', stderr);
+	if (t.gaps)
+		cov_write_gaps(stderr, c, "pft coverage: ");
+}
+
+int cmd_coverage(int argc, char **argv)
+{
+	static const struct option own[] = {
+		{ "image", required_argument, NULL, OPT_IMAGE },
+		{ "elf", required_argument, NULL, OPT_ELF },
+		{ "symbols", required_argument, NULL, OPT_SYMBOLS },
+		{ "no-dumps", no_argument, NULL, OPT_NO_DUMPS },
+		{ "disasm", no_argument, NULL, OPT_DISASM },
+		{ "test-name", required_argument, NULL, OPT_TEST_NAME },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct option all[64];
+	struct input_opts io;
+	struct cov_image_arg args[MAX_FILES];
+	char paths[MAX_FILES][1024];
+	struct pft_dbg *dbg = NULL;
+	struct pft_image *img = NULL;
+	struct pft_cov *total = NULL;
+	struct cov_ctx ctx;
+	const char *outpath = NULL, *test_name = NULL;
+	FILE *f = NULL;
+	int c, r, i, na = 0, dumps = 1, disasm = 0, quiet = 0, fmt = FMT_LCOV, rc = PFT_EXIT_OK;
+	int werr = 0;
+	uint64_t base = 0;
+
+	input_opts_init(&io);
+	input_merge_options(all, sizeof(all) / sizeof(all[0]), own);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":o:qh", all, NULL)) != -1) {
+		if (c == INPUT_OPT_FORMAT && optarg && out_format(optarg) >= 0) {
+			fmt = out_format(optarg);
+			continue;
+		}
+		r = input_parse_option(&io, c, optarg, "coverage");
+		if (r < 0)
+			return PFT_EXIT_USAGE;
+		if (r > 0)
+			continue;
+		switch (c) {
+		case OPT_IMAGE:
+		case OPT_ELF:
+		case OPT_SYMBOLS:
+			if (na == MAX_FILES) {
+				cli_error("coverage", "too many --elf/--image/--symbols (at most %d)",
+					  MAX_FILES);
+				return PFT_EXIT_USAGE;
+			}
+			if (split_at(optarg, paths[na], sizeof(paths[na]), &args[na].addr)) {
+				cli_error("coverage", "bad '%s' (want FILE or FILE@ADDRESS)", optarg);
+				return PFT_EXIT_USAGE;
+			}
+			args[na].path = paths[na];
+			args[na].kind = c == OPT_ELF ? COV_ARG_ELF :
+					c == OPT_IMAGE ? COV_ARG_IMAGE : COV_ARG_SYMBOLS;
+			na++;
+			break;
+		case OPT_NO_DUMPS: dumps = 0; break;
+		case OPT_DISASM: disasm = 1; break;
+		case OPT_TEST_NAME: test_name = optarg; break;
+		case 'o': outpath = optarg; break;
+		case 'q': quiet = 1; break;
+		case 'h': help(stdout); return PFT_EXIT_OK;
+		default:
+			return cli_bad_option("coverage", c, argv, optind);
+		}
+	}
+	if (optind >= argc) {
+		cli_error("coverage", "no input given (snapshot folders, capture files or -; see "
+			  "'pft coverage --help')");
+		return PFT_EXIT_USAGE;
+	}
+	if (fmt == FMT_AUTOFDO) {
+		for (i = 0; i < na && args[i].kind != COV_ARG_ELF; i++)
+			;
+		if (i == na) {
+			cli_error("coverage", "--format autofdo needs the program as --elf");
+			return PFT_EXIT_USAGE;
+		}
+	}
+	dbg = pft_dbg_alloc();
+	img = pft_image_alloc();
+	total = pft_cov_alloc();
+	if (!dbg || !img || !total) {
+		cli_error("coverage", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	rc = load_static(args, na, dbg, img, &base);
+	if (rc)
+		goto out;
+	if (fmt == FMT_LCOV && !pft_dbg_has_lines(dbg))
+		cli_error("coverage", "warning: no DWARF line information (give --elf of a program "
+			  "built with -g): the lcov output is empty; see --format ranges");
+	for (i = optind; i < argc; i++) {
+		struct pft_cov *one = pft_cov_alloc();
+
+		if (!one) {
+			cli_error("coverage", "out of memory");
+			rc = PFT_EXIT_USAGE;
+			goto out;
+		}
+		r = cov_trace(argv[i], &io, args, na, dumps, one);
+		if (r == PFT_EXIT_OK || r == PFT_EXIT_DATA) {
+			if (pft_cov_merge(total, one) < 0) {
+				cli_error("coverage", "out of memory");
+				r = PFT_EXIT_USAGE;
+			}
+		}
+		pft_cov_free(one);
+		if (r == PFT_EXIT_USAGE) {
+			rc = r;
+			goto out;
+		}
+		if (r)
+			rc = r;
+	}
+	if (pft_cov_insn_count(total) < 0) {
+		cli_error("coverage", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cov = total;
+	ctx.dbg = dbg;
+	ctx.img = img;
+	ctx.test_name = test_name;
+	ctx.autofdo_base = base;
+	f = cli_open_output("coverage", outpath);
+	if (!f) {
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	switch (fmt) {
+	case FMT_LCOV: werr = cov_write_lcov(f, &ctx); break;
+	case FMT_LISTING: werr = cov_write_listing(f, &ctx, disasm); break;
+	case FMT_RANGES: werr = cov_write_ranges(f, &ctx); break;
+	case FMT_INSNS: werr = cov_write_insns(f, &ctx); break;
+	default: werr = cov_write_autofdo(f, &ctx); break;
+	}
+	if (fflush(f) || werr) {
+		cli_error("coverage", "error writing %s", outpath ? outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	if (!quiet)
+		summary(&ctx, argc - optind);
+out:
+	if (f && f != stdout)
+		fclose(f);
+	pft_cov_free(total);
+	pft_image_free(img);
+	pft_dbg_free(dbg);
+	return rc;
+}

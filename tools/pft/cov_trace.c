@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft coverage: one trace input decoded into coverage counts. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cov_out.h"
+
+static int load_image(struct pft_image *img, const struct cov_image_arg *a, int na,
+		      const struct input *in, int dumps)
+{
+	int i, r;
+
+	if (dumps && in->snap && in->core_name) {
+		size_t k, n = pft_snapshot_dump_count(in->snap, in->core_name);
+
+		for (k = 0; k < n; k++) {
+			struct pft_snapshot_dump dm;
+
+			if (pft_snapshot_dump(in->snap, in->core_name, k, &dm) != 0)
+				continue;
+			r = pft_image_add_file(img, dm.path, dm.address, dm.offset, dm.length);
+			if (r < 0) {
+				cli_error("coverage", "snapshot dump '%s' at 0x%" PRIx64 ": %s",
+					  dm.path, dm.address, pft_errstr(r));
+				return PFT_EXIT_USAGE;
+			}
+		}
+	}
+	for (i = 0; i < na; i++) {
+		if (a[i].kind == COV_ARG_ELF)
+			r = pft_image_add_elf(img, a[i].path, a[i].addr);
+		else if (a[i].kind == COV_ARG_IMAGE)
+			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
+		else
+			continue;
+		if (r < 0) {
+			cli_error("coverage", "'%s': %s", a[i].path, pft_errstr(r));
+			return PFT_EXIT_USAGE;
+		}
+	}
+	return PFT_EXIT_OK;
+}
+
+static int drain(struct pft_flow_decoder *dec, struct pft_cov *cov)
+{
+	struct pft_flow_item it;
+	int err;
+
+	while ((err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
+		err = pft_cov_add(cov, &it);
+		if (err < 0)
+			return err;
+	}
+	return err;
+}
+
+int cov_trace(const char *path, const struct input_opts *io, const struct cov_image_arg *a,
+	      int na, int dumps, struct pft_cov *cov)
+{
+	struct input in;
+	struct pft_image *img = NULL;
+	struct pft_flow_decoder *dec = NULL;
+	struct pft_flow_stats st;
+	const uint8_t *buf;
+	size_t len;
+	int rc, k, err = 0;
+
+	memset(&in, 0, sizeof(in));
+	rc = input_open(&in, path, io, 0, "coverage");
+	if (rc)
+		return rc;
+	img = pft_image_alloc();
+	if (!img) {
+		cli_error("coverage", "out of memory");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	rc = load_image(img, a, na, &in, dumps);
+	if (rc)
+		goto out;
+	dec = pft_flow_alloc(&in.config, img);
+	if (!dec) {
+		cli_error("coverage", "cannot create the flow decoder (out of memory)");
+		rc = PFT_EXIT_USAGE;
+		goto out;
+	}
+	while ((k = input_read(&in, &buf, &len)) > 0) {
+		err = pft_flow_feed(dec, buf, len);
+		if (!err)
+			err = drain(dec, cov);
+		if (err != -PFT_E_AGAIN)
+			break;
+		err = 0;
+	}
+	if (k < 0) {
+		rc = in.exit_code;
+		goto out;
+	}
+	if (!err)
+		err = pft_flow_end(dec);
+	if (!err)
+		err = drain(dec, cov);
+	if (err != -PFT_E_EOS) {
+		while ((k = input_read(&in, &buf, &len)) > 0)
+			;
+		if (k < 0) {
+			rc = in.exit_code;
+			goto out;
+		}
+	}
+	rc = input_finish(&in, "coverage");
+	if (rc)
+		goto out;
+	if (err != -PFT_E_EOS) {
+		cli_error("coverage", "%s: %s", path, pft_errstr(err));
+		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
+		goto out;
+	}
+	pft_flow_get_stats(dec, &st, sizeof(st));
+	if (in.frame_errors) {
+		cli_error("coverage", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
+			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
+		rc = PFT_EXIT_DATA;
+	}
+	if (st.events[PFT_EV_PACKET_ERROR] || st.events[PFT_EV_INCONSISTENT]) {
+		cli_error("coverage", "%s: %" PRIu64 " malformed packet(s), %" PRIu64
+			  " disagreement(s) with the image", path, st.events[PFT_EV_PACKET_ERROR],
+			  st.events[PFT_EV_INCONSISTENT]);
+		rc = PFT_EXIT_DATA;
+	}
+	if (in.delivered == 0 || st.events[PFT_EV_TRACE_ON] == 0) {
+		cli_error("coverage", "%s: trace ID 0x%02X: nothing could be decoded (%s)", path,
+			  in.trace_id, in.delivered ? "no I-sync" : "no trace data");
+		rc = PFT_EXIT_DATA;
+	}
+out:
+	pft_flow_free(dec);
+	pft_image_free(img);
+	input_close(&in);
+	return rc;
+}
