@@ -109,8 +109,10 @@ static int walk_row(const struct cov_ctx *c, const struct pft_dbg_line *row, str
 			have_info = 1;
 		if (idx >= 0) {
 			cond = (ci.flags & PFT_COV_F_COND) != 0;
-			if (ci.count > ln->count)
-				ln->count = ci.count;
+			if (a == row->addr)
+				ln->count += ci.count;
+			if (ci.count > ln->most)
+				ln->most = ci.count;
 			if (ci.count)
 				ln->ran = 1;
 		} else if (have_info) {
@@ -182,6 +184,10 @@ int cov_lines_build(const struct cov_ctx *c, struct cov_files *out)
 		if (!ln || walk_row(c, &row, ln, &pend, &npend, &cap) < 0)
 			goto fail;
 	}
+	for (i = 0; i < nfiles; i++) /* entered only in the middle: say it ran */
+		for (k = 0; k < out->f[i].nlines; k++)
+			if (!out->f[i].lines[k].count)
+				out->f[i].lines[k].count = out->f[i].lines[k].most;
 	qsort(pend, npend, sizeof(*pend), cmp_pend);
 	for (k = 0; k < npend; k++) {
 		struct cov_file *f = &out->f[pend[k].file];
