@@ -6,8 +6,8 @@
  * per-address counts to lines with pft/debuginfo.h.
  *
  *     cov = pft_cov_alloc();
- *     while (pft_flow_next(dec, &it, sizeof it) == 0)
- *         pft_cov_add(cov, &it);
+ *     while (pft_flow_decoder_next(dec, &it, sizeof it) == 0)
+ *         pft_cov_put(cov, &it);
  *     n = pft_cov_insn_count(cov);        (builds the per-address table)
  *     for (i = 0; i < n; i++) pft_cov_insn_at(cov, i, &ci, sizeof ci);
  *
@@ -43,7 +43,7 @@ PFT_API void pft_cov_free(struct pft_cov *cov);
  * decoder gave them (NO_ADDRESS atoms belong to the gap before them).
  * Returns 0, -PFT_E_NOMEM, -PFT_E_INVAL (NULL, or a range whose instruction
  * count does not match its size). */
-PFT_API int pft_cov_add(struct pft_cov *cov, const struct pft_flow_item *it);
+PFT_API int pft_cov_put(struct pft_cov *cov, const struct pft_flow_item *it);
 
 /* Add src's counts and gaps into dst (traces of several runs of the same
  * program).  Returns 0, -PFT_E_NOMEM, -PFT_E_INVAL. */
@@ -69,7 +69,7 @@ struct pft_cov_insn {
 };
 
 /* Number of distinct instructions executed.  Builds (or rebuilds after
- * more pft_cov_add calls) the address-sorted table.  Returns the count, or
+ * more pft_cov_put calls) the address-sorted table.  Returns the count, or
  * -PFT_E_NOMEM / -PFT_E_INVAL as a negative value. */
 PFT_API long pft_cov_insn_count(struct pft_cov *cov);
 

@@ -117,7 +117,7 @@ static int add_range(struct pft_cov *c, const struct pft_flow_item *it)
 	return 0;
 }
 
-int pft_cov_add(struct pft_cov *c, const struct pft_flow_item *it)
+int pft_cov_put(struct pft_cov *c, const struct pft_flow_item *it)
 {
 	int err;
 

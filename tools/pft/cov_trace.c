@@ -48,8 +48,8 @@ static int drain(struct pft_flow_decoder *dec, struct pft_cov *cov)
 	struct pft_flow_item it;
 	int err;
 
-	while ((err = pft_flow_next(dec, &it, sizeof(it))) == 0) {
-		err = pft_cov_add(cov, &it);
+	while ((err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
+		err = pft_cov_put(cov, &it);
 		if (err < 0)
 			return err;
 	}
@@ -80,14 +80,14 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 	rc = load_image(img, a, na, &in, dumps);
 	if (rc)
 		goto out;
-	dec = pft_flow_alloc(&in.config, img);
+	dec = pft_flow_decoder_alloc(&in.config, img);
 	if (!dec) {
 		cli_error("coverage", "cannot create the flow decoder (out of memory)");
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
 	while ((k = input_read(&in, &buf, &len)) > 0) {
-		err = pft_flow_feed(dec, buf, len);
+		err = pft_flow_decoder_feed(dec, buf, len);
 		if (!err)
 			err = drain(dec, cov);
 		if (err != -PFT_E_AGAIN)
@@ -99,7 +99,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		goto out;
 	}
 	if (!err)
-		err = pft_flow_end(dec);
+		err = pft_flow_decoder_end(dec);
 	if (!err)
 		err = drain(dec, cov);
 	if (err != -PFT_E_EOS) {
@@ -118,7 +118,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
 		goto out;
 	}
-	pft_flow_get_stats(dec, &st, sizeof(st));
+	pft_flow_decoder_get_stats(dec, &st, sizeof(st));
 	if (in.frame_errors) {
 		cli_error("coverage", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
 			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
@@ -136,7 +136,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = PFT_EXIT_DATA;
 	}
 out:
-	pft_flow_free(dec);
+	pft_flow_decoder_free(dec);
 	pft_image_free(img);
 	input_close(&in);
 	return rc;
