@@ -63,9 +63,11 @@ enum pft_frame_error {
 	PFT_FERR_BAD_SYNC,    /* TPIU: FF FF not followed by FF 7F, or an FSYNC inside a
 	                         frame: the partial frame and the sync bytes; the
 	                         deformatter then searches for the next FSYNC */
+	PFT_FERR_REALIGN,     /* CoreSight frames: bytes skipped to regain the frame
+	                         alignment after the capture lost or gained bytes */
 	PFT_FERR_NR
 };
-/* "truncated frame", "ID 0x7F", "bad sync" */
+/* "truncated frame", "ID 0x7F", "bad sync", "realigned" */
 PFT_API const char *pft_frame_error_name(enum pft_frame_error e);
 
 /* One item.  Pointers stay valid until the next call on the deformatter. */
@@ -129,6 +131,21 @@ PFT_API uint64_t pft_frame_decoder_get_offset(const struct pft_frame_decoder *de
 
 /* Copy the counters (fills *out; -PFT_E_INVAL for NULL). */
 PFT_API int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out);
+
+/* Frame alignment recovery (CoreSight frames; on by default).  A capture that
+ * lost or gained bytes (a DMA glitch, a dropped USB packet, a short read)
+ * shifts every later frame.  The deformatter doubts a frame whose ID slots
+ * name reserved IDs or IDs no source has used; it then looks ahead 64
+ * frames, weighs the 16 possible shifts (IDs in use, A-sync patterns in the
+ * de-formatted bytes), reports the bytes before the best one as a
+ * PFT_FERR_REALIGN error and goes on from there.  Items are then delayed by
+ * up to the lookahead (about 1 KiB of capture).  A shift of an even number of
+ * bytes leaves the ID slots plausible: a caller that sees the protocol break
+ * (packet errors) calls pft_frame_decoder_realign() so that the next frames
+ * are weighed the same way; when the current alignment is the best, nothing
+ * changes.  on = 0 switches recovery off (frames are taken as they come). */
+PFT_API int pft_frame_decoder_set_realign(struct pft_frame_decoder *dec, int on);
+PFT_API int pft_frame_decoder_realign(struct pft_frame_decoder *dec);
 
 /* Forget everything (ID, alignment, offsets, counters), as after alloc. */
 PFT_API void pft_frame_decoder_resync(struct pft_frame_decoder *dec);

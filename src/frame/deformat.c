@@ -10,12 +10,21 @@
 #include <string.h>
 
 #include "pft/frame.h"
+#include "realign.h"
 
 #define QMAX 16
 #define UNKNOWN_SLOT 128 /* stream counter index for PFT_FRAME_ID_UNKNOWN */
 #define MAX_ITEM_LEN (1u << 30)
 
 enum tpiu_state { T_SEARCH, T_FRAMES };
+
+/* Frame alignment (CoreSight frames only): NORMAL unpacks frames as they
+ * come; a frame that looks misaligned starts SEARCH, which gathers a
+ * lookahead window; the best shift of the window is chosen, the bytes before
+ * it reported as an error, and REPLAY unpacks the window's frames. */
+enum align_state { A_NORMAL, A_SEARCH, A_REPLAY };
+#define LA_FRAMES 64
+#define LA_CAP (LA_FRAMES * PFT_FRAME_SIZE + PFT_FRAME_SIZE - 1)
 
 struct qitem {
 	uint16_t type;
@@ -58,6 +67,15 @@ struct pft_frame_decoder {
 	struct qitem q[QMAX];
 	unsigned qhead, qtail;
 	struct pft_frame_stats st;
+	/* alignment */
+	int realign;             /* on unless switched off */
+	int want_search;         /* the caller doubts the alignment */
+	enum align_state astate;
+	int force_next;          /* REPLAY: unpack the next frame whatever it looks like */
+	struct realign_ids ids;
+	uint8_t la[LA_CAP];
+	uint64_t la_off[LA_CAP];
+	size_t la_len, la_pos;
 };
 
 const char *pft_frame_format_name(enum pft_frame_format fmt)
@@ -86,6 +104,7 @@ const char *pft_frame_error_name(enum pft_frame_error e)
 	case PFT_FERR_TRUNCATED: return "truncated frame";
 	case PFT_FERR_ID_7F: return "ID 0x7F";
 	case PFT_FERR_BAD_SYNC: return "bad sync";
+	case PFT_FERR_REALIGN: return "realigned";
 	default: return "none";
 	}
 }
@@ -94,14 +113,17 @@ void pft_frame_decoder_resync(struct pft_frame_decoder *dec)
 {
 	enum pft_frame_format fmt;
 	uint8_t raw_id;
+	int realign;
 
 	if (!dec)
 		return;
 	fmt = dec->fmt;
 	raw_id = dec->raw_id;
+	realign = dec->realign;
 	memset(dec, 0, sizeof(*dec));
 	dec->fmt = fmt;
 	dec->raw_id = raw_id;
+	dec->realign = realign;
 	dec->cur_id = PFT_FRAME_ID_UNKNOWN;
 	dec->tstate = T_SEARCH;
 }
@@ -117,8 +139,26 @@ struct pft_frame_decoder *pft_frame_decoder_alloc(enum pft_frame_format fmt, uin
 		return NULL;
 	dec->fmt = fmt;
 	dec->raw_id = raw_id;
+	dec->realign = 1;
 	pft_frame_decoder_resync(dec);
 	return dec;
+}
+
+int pft_frame_decoder_set_realign(struct pft_frame_decoder *dec, int on)
+{
+	if (!dec)
+		return -PFT_E_INVAL;
+	dec->realign = !!on;
+	return 0;
+}
+
+int pft_frame_decoder_realign(struct pft_frame_decoder *dec)
+{
+	if (!dec)
+		return -PFT_E_INVAL;
+	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign && dec->astate == A_NORMAL)
+		dec->want_search = 1;
+	return 0;
 }
 
 void pft_frame_decoder_free(struct pft_frame_decoder *dec)
@@ -282,12 +322,114 @@ static void unpack_frame(struct pft_frame_decoder *dec, const uint8_t *f, const 
 #undef OFF
 }
 
+/* ---- alignment ---------------------------------------------------------- */
+
+/* Start a search with frame f (offsets o, or base + s) as the first bytes of
+ * the lookahead window. */
+static void search_start(struct pft_frame_decoder *dec, const uint8_t *f, const uint64_t *o,
+			 uint64_t base)
+{
+	unsigned s;
+
+	for (s = 0; s < PFT_FRAME_SIZE; s++) {
+		dec->la[s] = f[s];
+		dec->la_off[s] = o ? o[s] : base + s;
+	}
+	dec->la_len = PFT_FRAME_SIZE;
+	dec->la_pos = 0;
+	dec->want_search = 0;
+	dec->astate = A_SEARCH;
+}
+
+/* Unpack a complete frame, unless it looks misaligned: then search. */
+static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const uint64_t *o,
+		       uint64_t base)
+{
+	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign && !is_fsync_frame(f)) {
+		if (dec->want_search || realign_frame_doubt(&dec->ids, f)) {
+			search_start(dec, f, o, base);
+			return;
+		}
+		if (dec->ids.learnt < REALIGN_LEARN_FRAMES)
+			realign_learn(&dec->ids, f);
+	}
+	unpack_frame(dec, f, o, base);
+}
+
+/* The window is full, or the input ended: choose the shift, report the
+ * bytes before it, and replay the window from there. */
+static void search_decide(struct pft_frame_decoder *dec)
+{
+	unsigned k = realign_best_shift(&dec->ids, dec->la, dec->la_len, dec->cur_id);
+	size_t p;
+
+	if ((size_t)k > dec->la_len)
+		k = (unsigned)dec->la_len;
+	if (k) {
+		push_error(dec, PFT_FERR_REALIGN, dec->la_off[0], k);
+		dec->cur_id = PFT_FRAME_ID_UNKNOWN; /* the ID in force is lost with the bytes */
+	}
+	/* the chosen frames name the IDs in use */
+	for (p = k; p + PFT_FRAME_SIZE <= dec->la_len; p += PFT_FRAME_SIZE)
+		if (!is_fsync_frame(dec->la + p))
+			realign_learn(&dec->ids, dec->la + p);
+	dec->la_pos = k;
+	dec->force_next = 1;
+	dec->astate = A_REPLAY;
+}
+
+static void search_fill(struct pft_frame_decoder *dec)
+{
+	while (dec->pos < dec->len && dec->la_len < LA_CAP) {
+		dec->la[dec->la_len] = dec->buf[dec->pos];
+		dec->la_off[dec->la_len] = dec->base + dec->pos;
+		dec->la_len++;
+		dec->pos++;
+	}
+	if (dec->la_len == LA_CAP)
+		search_decide(dec);
+}
+
+static void replay_step(struct pft_frame_decoder *dec)
+{
+	size_t left = dec->la_len - dec->la_pos;
+	const uint8_t *f = dec->la + dec->la_pos;
+	const uint64_t *o = dec->la_off + dec->la_pos;
+
+	if (left < PFT_FRAME_SIZE) {
+		/* the rest starts the next frame */
+		for (; dec->la_pos < dec->la_len; dec->la_pos++) {
+			dec->frame[dec->nframe] = dec->la[dec->la_pos];
+			dec->frame_off[dec->nframe] = dec->la_off[dec->la_pos];
+			dec->nframe++;
+		}
+		dec->astate = A_NORMAL;
+		return;
+	}
+	if (dec->force_next || is_fsync_frame(f) ||
+	    (!dec->want_search && !realign_frame_doubt(&dec->ids, f))) {
+		dec->force_next = 0;
+		dec->la_pos += PFT_FRAME_SIZE;
+		unpack_frame(dec, f, o, 0);
+		return;
+	}
+	/* doubt again: the rest of the window starts a new search */
+	memmove(dec->la, f, left);
+	memmove(dec->la_off, o, left * sizeof(*o));
+	dec->la_len = left;
+	dec->la_pos = 0;
+	dec->want_search = 0;
+	dec->astate = A_SEARCH;
+}
+
 static void frame_byte(struct pft_frame_decoder *dec, uint8_t b, uint64_t off)
 {
 	dec->frame[dec->nframe] = b;
 	dec->frame_off[dec->nframe] = off;
-	if (++dec->nframe == PFT_FRAME_SIZE)
-		unpack_frame(dec, dec->frame, dec->frame_off, 0);
+	if (++dec->nframe == PFT_FRAME_SIZE) {
+		dec->nframe = 0;
+		take_frame(dec, dec->frame, dec->frame_off, 0);
+	}
 }
 
 /* ---- TPIU --------------------------------------------------------------- */
@@ -453,6 +595,20 @@ int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_frame_item 
 		return 0;
 	}
 	while (!qcount(dec)) {
+		if (dec->astate == A_REPLAY) {
+			replay_step(dec);
+			continue;
+		}
+		if (dec->astate == A_SEARCH) {
+			if (dec->pos < dec->len) {
+				search_fill(dec);
+				continue;
+			}
+			if (!dec->ended)
+				return -PFT_E_AGAIN;
+			search_decide(dec);
+			continue;
+		}
 		if (dec->fmt == PFT_FRAME_CORESIGHT && !dec->nframe &&
 		    dec->len - dec->pos >= PFT_FRAME_SIZE) {
 			/* a whole frame in the chunk: unpack it in place */
@@ -460,7 +616,7 @@ int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_frame_item 
 			uint64_t off = dec->base + dec->pos;
 
 			dec->pos += PFT_FRAME_SIZE;
-			unpack_frame(dec, f, NULL, off);
+			take_frame(dec, f, NULL, off);
 			continue;
 		}
 		if (dec->pos < dec->len) {
