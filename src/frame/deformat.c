@@ -360,7 +360,7 @@ static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const ui
  * bytes before it, and replay the window from there. */
 static void search_decide(struct pft_frame_decoder *dec)
 {
-	unsigned k = realign_best_shift(&dec->ids, dec->la, dec->la_len, dec->cur_id);
+	unsigned k = realign_best_shift(&dec->ids, dec->la, dec->la_len);
 	size_t p;
 
 	if ((size_t)k > dec->la_len)

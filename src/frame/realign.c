@@ -6,17 +6,28 @@
  * and reserved ones.  An even shift keeps the ID slots but takes a data byte
  * for the auxiliary byte, so the low bits of half the data bytes go wrong;
  * the A-sync patterns every trace protocol repeats (five or more zero bytes
- * then 0x80) are then broken.  Both kinds of evidence are weighed here. */
+ * then 0x80) are then broken, and so is a rule the formatter keeps: an ID
+ * change in slot 14 has auxiliary bit 7 clear (its data starts in the next
+ * frame), while a data byte taken for the auxiliary byte sets it about half
+ * the time.  All this evidence is weighed here. */
 #include "realign.h"
 
 #include "pft/frame.h"
 
-#define W_RESERVED 8  /* an ID 0x70-0x7F other than the trigger/flush IDs */
+/* Doubt of one frame at the current alignment. */
+#define W_RESERVED 8  /* an ID 0x70-0x7F other than the trigger/flush IDs, or
+                         an ID in slot 14 with auxiliary bit 7 set */
 #define W_UNKNOWN 3   /* a valid ID no source has used so far */
+/* Score of a shift over a window. */
+#define REALIGN_SKIP_FRAMES 4 /* frames at the window's start not weighed */
+#define W_FRAME 2     /* a frame with no hard evidence against it */
 #define W_ASYNC 6     /* an A-sync pattern in a de-formatted stream */
-#define W_KEEP 4      /* a shift must beat the current alignment by more than
-                         this: a new ID seen once at the window's edge is no
-                         evidence, one A-sync more is */
+#define W_KEEP_ODD 5  /* a shift must beat the current alignment by more than
+                         this: two junk frames where bytes were lost, or a new
+                         ID at the window's edge, are no evidence; three broken
+                         frames or one A-sync more are */
+#define W_KEEP_EVEN 12 /* an even shift changes only the auxiliary byte: it
+                          must show two A-syncs or six broken frames more */
 
 static int known(const struct realign_ids *ids, uint8_t id)
 {
@@ -39,6 +50,8 @@ unsigned realign_frame_doubt(const struct realign_ids *ids, const uint8_t *f)
 	for (s = 0; s < PFT_FRAME_SIZE - 1; s += 2)
 		if (f[s] & 1)
 			doubt += id_doubt(ids, (uint8_t)(f[s] >> 1));
+	if ((f[14] & 1) && (f[15] & 0x80))
+		doubt += W_RESERVED;
 	return doubt;
 }
 
@@ -102,60 +115,71 @@ static uint8_t scan_frame(struct scan *sc, const uint8_t *f, uint8_t id)
 	return id;
 }
 
-/* Doubt of a window: each reserved ID slot, and each distinct unknown ID
- * once (a source that starts mid-capture repeats one new ID; a shifted
- * window shows many). */
-static long window_doubt(const struct realign_ids *ids, const uint8_t *win, unsigned frames)
+/* Hard evidence against a frame: reserved IDs and an ID in slot 14 with
+ * auxiliary bit 7 set. */
+static int frame_broken(const uint8_t *f)
 {
-	struct realign_ids seen = *ids;
-	long doubt = 0;
-	unsigned j, s;
+	unsigned s;
 
-	seen.learnt = REALIGN_LEARN_FRAMES;
+	for (s = 0; s < PFT_FRAME_SIZE - 1; s += 2)
+		if ((f[s] & 1) && f[s] >= 0xE0 && f[s] != 0xF7 && f[s] != 0xFB)
+			return 1; /* IDs 0x70-0x7F but 0x7B, 0x7D */
+	return (f[14] & 1) && (f[15] & 0x80);
+}
+
+/* Score of one shift: whole frames without hard evidence against them, the
+ * A-sync patterns found, less each distinct unknown ID once (a source that
+ * starts mid-capture repeats one new ID; a shifted window shows many).  A
+ * frame or two of junk where the bytes were lost weighs little against the
+ * rest of the window. */
+static long shift_score(const struct realign_ids *ids, const uint8_t *win, unsigned frames)
+{
+	struct scan sc = { { 0 }, 0 };
+	struct realign_ids seen = *ids;
+	long score = 0;
+	unsigned j, s;
+	uint8_t cur_id = PFT_FRAME_ID_UNKNOWN;
+
 	for (j = 0; j < frames; j++) {
 		const uint8_t *f = win + (size_t)j * PFT_FRAME_SIZE;
 
+		if (!frame_broken(f))
+			score += W_FRAME;
 		for (s = 0; s < PFT_FRAME_SIZE - 1; s += 2) {
 			uint8_t id = (uint8_t)(f[s] >> 1);
 
-			if (!(f[s] & 1))
-				continue;
-			if (id >= 0x70) {
-				doubt += id_doubt(&seen, id);
-			} else if (id != PFT_FRAME_ID_NULL && !known(&seen, id)) {
-				doubt += W_UNKNOWN;
+			if ((f[s] & 1) && id < 0x70 && id != PFT_FRAME_ID_NULL && !known(&seen, id)) {
+				score -= W_UNKNOWN;
 				seen.known[id >> 5] |= 1u << (id & 31);
 			}
 		}
+		cur_id = scan_frame(&sc, f, cur_id);
 	}
-	return doubt;
+	return score + (long)sc.asyncs * W_ASYNC;
 }
 
-static long shift_score(const struct realign_ids *ids, const uint8_t *win, unsigned frames,
-			uint8_t cur_id)
-{
-	struct scan sc = { { 0 }, 0 };
-	unsigned j;
-
-	for (j = 0; j < frames; j++)
-		cur_id = scan_frame(&sc, win + (size_t)j * PFT_FRAME_SIZE, cur_id);
-	return (long)sc.asyncs * W_ASYNC - window_doubt(ids, win, frames);
-}
-
-unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, size_t n,
-			    uint8_t cur_id)
+unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, size_t n)
 {
 	unsigned frames, k, best = 0;
 	long best_score = 0;
 
-	if (n < 2 * PFT_FRAME_SIZE - 1)
-		return 0;
-	/* the same number of whole frames for every shift */
-	frames = (unsigned)((n - (PFT_FRAME_SIZE - 1)) / PFT_FRAME_SIZE);
-	for (k = 0; k < PFT_FRAME_SIZE; k++) {
-		long score = shift_score(ids, win + k, frames, k ? PFT_FRAME_ID_UNKNOWN : cur_id);
+	/* The frame that raised the doubt, and the few after it that the lost
+	 * or inserted bytes may have broken too, are no evidence for shift 0 or
+	 * against it: every shift is weighed on the same number of whole frames
+	 * after them. */
+	size_t from = REALIGN_SKIP_FRAMES * PFT_FRAME_SIZE;
 
-		if (k == 0 || score > best_score + (best ? 0 : W_KEEP)) {
+	if (n < from + 2 * PFT_FRAME_SIZE - 1)
+		from = PFT_FRAME_SIZE; /* the end of the capture: weigh what there is */
+	if (n < from + 2 * PFT_FRAME_SIZE - 1)
+		return 0;
+	frames = (unsigned)((n - from - (PFT_FRAME_SIZE - 1)) / PFT_FRAME_SIZE);
+	for (k = 0; k < PFT_FRAME_SIZE; k++) {
+		long score = shift_score(ids, win + from + k, frames);
+
+		long keep = best ? 0 : k % 2 ? W_KEEP_ODD : W_KEEP_EVEN;
+
+		if (k == 0 || score > best_score + keep) {
 			best = k;
 			best_score = score;
 		}

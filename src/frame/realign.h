@@ -27,9 +27,8 @@ void realign_learn(struct realign_ids *ids, const uint8_t *f);
 /* Best shift (0-15) of win[0..n): the shift whose whole frames hold the
  * fewest reserved and unknown IDs and the most A-sync patterns (five or more
  * 0x00 then 0x80 in one ID's de-formatted bytes).  The current alignment
- * (shift 0) is kept unless another shift beats it clearly.  cur_id
- * is the ID in force before win[0]. */
-unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, size_t n,
-			    uint8_t cur_id);
+ * (shift 0) is kept unless another shift beats it clearly.  win[0..16) is
+ * the frame that raised the doubt: it is not weighed. */
+unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, size_t n);
 
 #endif
