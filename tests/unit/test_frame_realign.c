@@ -48,14 +48,14 @@ static void deformat(const uint8_t *cap, size_t n, size_t chunk, int realign, in
 		size_t k = n - pos < chunk ? n - pos : chunk;
 
 		if (k) {
-			CHECK_EQ(pft_frame_feed(d, cap + pos, k), 0);
+			CHECK_EQ(pft_frame_decoder_feed(d, cap + pos, k), 0);
 			pos += k;
 			if (poke)
 				pft_frame_decoder_realign(d); /* the caller doubts, needlessly */
 		} else {
-			pft_frame_end(d);
+			pft_frame_decoder_end(d);
 		}
-		while ((rc = pft_frame_next(d, &it, sizeof it)) == 0) {
+		while ((rc = pft_frame_decoder_next(d, &it, sizeof it)) == 0) {
 			if (it.type == PFT_FRAME_ITEM_DATA && it.id < 128) {
 				r->stream[it.id] = realloc(r->stream[it.id], r->len[it.id] + it.len);
 				memcpy(r->stream[it.id] + r->len[it.id], it.data, it.len);
@@ -73,7 +73,7 @@ static void deformat(const uint8_t *cap, size_t n, size_t chunk, int realign, in
 		if (rc != -PFT_E_AGAIN)
 			break;
 	}
-	pft_frame_get_stats(d, &r->st);
+	pft_frame_decoder_get_stats(d, &r->st);
 	CHECK_EQ(r->st.bytes_in, r->st.data + r->st.overhead + r->st.sync + r->st.unsynced +
 				 r->st.error);
 	pft_frame_decoder_free(d);
@@ -100,7 +100,7 @@ static size_t make_capture(uint64_t *rng, uint8_t *out, uint8_t ids[NSRC])
 			memset(buf, 0, 5);
 			buf[5] = 0x80;
 		}
-		r = pft_frame_encode(e, ids[check_rand(rng) % NSRC], buf, len, out + w, CAP - w, &used);
+		r = pft_frame_encoder_encode(e, ids[check_rand(rng) % NSRC], buf, len, out + w, CAP - w, &used);
 		CHECK(r >= 0);
 		w += (size_t)r;
 	}
