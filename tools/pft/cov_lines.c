@@ -79,8 +79,8 @@ static int cmp_pend(const void *x, const void *y)
 	return a->b.addr < b->b.addr ? -1 : a->b.addr > b->b.addr;
 }
 
-static int walk_row(const struct cov_ctx *c, const struct pft_dbg_line *row, struct cov_line *ln,
-		    struct pend **pend, uint32_t *npend, uint32_t *cap)
+static int walk_row(const struct cov_ctx *c, const struct pft_dbg_line *row, int entry,
+		    struct cov_line *ln, struct pend **pend, uint32_t *npend, uint32_t *cap)
 {
 	uint64_t a = row->addr;
 	struct pft_it_state it = { 0 };
@@ -109,7 +109,7 @@ static int walk_row(const struct cov_ctx *c, const struct pft_dbg_line *row, str
 			have_info = 1;
 		if (idx >= 0) {
 			cond = (ci.flags & PFT_COV_F_COND) != 0;
-			if (a == row->addr)
+			if (entry && a == row->addr)
 				ln->count += ci.count;
 			if (ci.count > ln->most)
 				ln->most = ci.count;
@@ -176,12 +176,18 @@ int cov_lines_build(const struct cov_ctx *c, struct cov_files *out)
 	for (i = 0; i < nfiles; i++)
 		out->f[i].path = pft_dbg_file(c->dbg, i);
 	for (i = 0; i < nrows; i++) {
-		struct pft_dbg_line row;
+		struct pft_dbg_line row, prev;
 		struct cov_line *ln;
+		int entry = 1;
 
 		pft_dbg_line_at(c->dbg, i, &row, sizeof(row));
+		/* a row continuing the line of the row before it (another column,
+		 * or past line-0 code) is not an entry into the line */
+		if (i > 0 && pft_dbg_line_at(c->dbg, i - 1, &prev, sizeof(prev)) == 0 &&
+		    prev.file_id == row.file_id && prev.line == row.line && prev.image == row.image)
+			entry = 0;
 		ln = line_of(&out->f[row.file_id], row.line);
-		if (!ln || walk_row(c, &row, ln, &pend, &npend, &cap) < 0)
+		if (!ln || walk_row(c, &row, entry, ln, &pend, &npend, &cap) < 0)
 			goto fail;
 	}
 	for (i = 0; i < nfiles; i++) /* entered only in the middle: say it ran */

@@ -41,10 +41,10 @@ struct cov_branch {
 	int evaluated;                /* the waypoint executed at least once */
 };
 struct cov_line {
-	uint64_t count;               /* executions: the sum over its line-table rows of
-	                                 the count of each row's first instruction (the
-	                                 times the line was entered, as gcov counts
-	                                 blocks; additive when traces merge); if that is
+	uint64_t count;               /* executions: the times the line was entered (the
+	                                 count of the first instruction of each run of
+	                                 rows of this line, summed; as gcov counts blocks;
+	                                 additive when traces merge); if that is
 	                                 0 but an instruction ran, the most executions
 	                                 of one of its instructions */
 	uint64_t most;                /* most executions of one of its instructions */
