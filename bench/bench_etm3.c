@@ -19,9 +19,9 @@
  * 0x10001860 (cycle-accurate, timestamps), ETMIDR 0x410CF250 (ETMv3.5),
  * ETMCCER 0x344008F2.
  *
- * libpft: pft_etm3_feed, then every item pulled into a struct
- * pft_etm3_packet, one per pft_etm3_next call, and again BATCH per
- * pft_etm3_next_batch call.  OpenCSD: a single-source decode tree with the ETMv3
+ * libpft: pft_etm3_decoder_feed, then every item pulled into a struct
+ * pft_etm3_packet, one per pft_etm3_decoder_next call, and again BATCH per
+ * pft_etm3_decoder_next_batch call.  OpenCSD: a single-source decode tree with the ETMv3
  * packet processor only (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink
  * callback.  Each counts the packets (and other items) it returns; the
  * packet counts must agree (exit status 1 if not).  MB/s are 10^6 bytes per
@@ -60,11 +60,11 @@ static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf,
 	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_feed(d, buf + pos, n);
+		pft_etm3_decoder_feed(d, buf + pos, n);
 		pos += n;
 		if (pos == len)
-			pft_etm3_end(d);
-		while ((r = pft_etm3_next(d, &p, sizeof(p))) == 0) {
+			pft_etm3_decoder_end(d);
+		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
 			if (p.type == PFT_ETM3_UNSYNCED || p.type == PFT_ETM3_ERROR)
 				c->other++;
 			else
@@ -95,11 +95,11 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 	t0 = bench_cpu();
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_feed(d, buf + pos, n);
+		pft_etm3_decoder_feed(d, buf + pos, n);
 		pos += n;
 		if (pos == len)
-			pft_etm3_end(d);
-		while ((r = pft_etm3_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
+			pft_etm3_decoder_end(d);
+		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
 			for (i = 0; i < r; i++) {
 				if (p[i].type == PFT_ETM3_UNSYNCED || p[i].type == PFT_ETM3_ERROR)
 					c->other++;

@@ -44,12 +44,12 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 			if (chunk > len - pos)
 				chunk = len - pos;
 		}
-		if (pft_etm3_feed(d, data + pos, chunk))
+		if (pft_etm3_decoder_feed(d, data + pos, chunk))
 			FAIL();
 		pos += chunk;
 		if (pos == len)
-			pft_etm3_end(d);
-		while ((r = pft_etm3_next(d, &out->v[out->n < out->cap ? out->n : 0],
+			pft_etm3_decoder_end(d);
+		while ((r = pft_etm3_decoder_next(d, &out->v[out->n < out->cap ? out->n : 0],
 					  sizeof(struct pft_etm3_packet))) == 0) {
 			const struct pft_etm3_packet *p = &out->v[out->n];
 			if (out->n >= out->cap || p->offset != sum || !p->size ||
@@ -64,7 +64,7 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 		if (r != -PFT_E_AGAIN)
 			FAIL();
 	}
-	if (sum != len || pft_etm3_get_offset(d) != len)
+	if (sum != len || pft_etm3_decoder_get_offset(d) != len)
 		FAIL();
 	pft_etm3_decoder_free(d);
 }
@@ -113,7 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (memcmp(&whole.v[i], &chunked.v[i], sizeof(struct pft_etm3_packet)))
 			FAIL();
 
-	enc = pft_etm3_enc_alloc(&cfg);
+	enc = pft_etm3_encoder_alloc(&cfg);
 	if (!enc)
 		FAIL();
 	for (i = 0; i < whole.n; i++) {
@@ -127,15 +127,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		if (p->type == PFT_ETM3_ASYNC) {
 			if (!synced)
-				pft_etm3_enc_reset(enc);
+				pft_etm3_encoder_reset(enc);
 			synced = 1;
 			continue;
 		}
-		r = pft_etm3_enc_packet(enc, p, out, sizeof(out));
+		r = pft_etm3_encoder_encode(enc, p, out, sizeof(out));
 		if (r <= 0 || (uint32_t)r != p->size || memcmp(out, data + p->offset, p->size))
 			FAIL();
 	}
-	pft_etm3_enc_free(enc);
+	pft_etm3_encoder_free(enc);
 	free(whole.v);
 	free(chunked.v);
 	return 0;

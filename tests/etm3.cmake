@@ -1,5 +1,6 @@
 # ETMv3 packet layer: TC2's three ETMv3.5 streams against OpenCSD's
-# trc_pkt_lister (run at test time).  Included by tests/CMakeLists.txt.
+# trc_pkt_lister (run at test time), and pft dump's listing of them.
+# Included by tests/CMakeLists.txt.
 find_program(PFT_PYTHON3 python3)
 if(NOT PFT_PYTHON3)
   set(PFT_PYTHON3 python3)
@@ -9,6 +10,7 @@ target_link_libraries(etm3_dump PRIVATE pft_static)
 foreach(id 0x10 0x11 0x12)
   add_test(NAME etm3_oracle_tc2_${id}
            COMMAND ${PFT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/etm3_oracle.py
-                   $<TARGET_FILE:etm3_dump> ${PFT_DATA_DIR}/TC2 --id ${id})
+                   $<TARGET_FILE:etm3_dump> ${PFT_DATA_DIR}/TC2 --id ${id}
+                   --pft $<TARGET_FILE:pft>)
   set_tests_properties(etm3_oracle_tc2_${id} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
 endforeach()

@@ -163,7 +163,7 @@ struct pft_etm3_packet {
 
 /* ---- decoder ------------------------------------------------------------
  * Streaming and pull-style, with the contract of the PFT decoder (packet.h):
- * feed chunks of any size, pull until -PFT_E_AGAIN, pft_etm3_end() at the
+ * feed chunks of any size, pull until -PFT_E_AGAIN, pft_etm3_decoder_end() at the
  * end, drain until -PFT_E_EOS.  Starts unsynchronised; skipped bytes come
  * out as one UNSYNCED item per run (split at 2^30 bytes).  Items never depend
  * on the chunking; the sizes of all items add up to the input length. */
@@ -174,23 +174,23 @@ PFT_API struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config 
 PFT_API void pft_etm3_decoder_free(struct pft_etm3_decoder *dec);
 /* The decoder borrows buf until the next feed; all items of the previous
  * chunk must have been pulled (else -PFT_E_INVAL). */
-PFT_API int pft_etm3_feed(struct pft_etm3_decoder *dec, const uint8_t *buf, size_t len);
+PFT_API int pft_etm3_decoder_feed(struct pft_etm3_decoder *dec, const uint8_t *buf, size_t len);
 /* No more input: a partial packet left over becomes a TRUNCATED error item. */
-PFT_API int pft_etm3_end(struct pft_etm3_decoder *dec);
+PFT_API int pft_etm3_decoder_end(struct pft_etm3_decoder *dec);
 /* 0 on success; -PFT_E_AGAIN, -PFT_E_EOS, -PFT_E_INVAL.  size = sizeof *pkt. */
-PFT_API int pft_etm3_next(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkt,
+PFT_API int pft_etm3_decoder_next(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkt,
 			  size_t size);
 /* Up to max items into pkts[0..max-1], exactly as that many calls of
- * pft_etm3_next() would give them.  Returns the number written (1..max, at
- * most INT_MAX); if there are none, what pft_etm3_next() returns (also
+ * pft_etm3_decoder_next() would give them.  Returns the number written (1..max, at
+ * most INT_MAX); if there are none, what pft_etm3_decoder_next() returns (also
  * -PFT_E_INVAL for max == 0).  size is sizeof *pkts (the array stride).
  * Runs of one-byte P-headers are decoded in a tight loop. */
-PFT_API int pft_etm3_next_batch(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkts,
+PFT_API int pft_etm3_decoder_next_batch(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkts,
 				size_t max, size_t size);
 /* Drop state and search for the next A-sync. */
-PFT_API void pft_etm3_resync(struct pft_etm3_decoder *dec);
+PFT_API void pft_etm3_decoder_resync(struct pft_etm3_decoder *dec);
 /* Offset of the first byte not yet reported in an item. */
-PFT_API uint64_t pft_etm3_get_offset(const struct pft_etm3_decoder *dec);
+PFT_API uint64_t pft_etm3_decoder_get_offset(const struct pft_etm3_decoder *dec);
 /* Convenience: decode a whole buffer, cb for every item; stops with the
  * callback's value if nonzero.  0 at the end, or a negative error. */
 PFT_API int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, size_t len,
@@ -216,14 +216,14 @@ PFT_API int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *
  * Counts (cc_bytes, ts_bytes, addr_bytes) = max(given, fewest needed). */
 struct pft_etm3_encoder;
 
-PFT_API struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_config *cfg);
-PFT_API void pft_etm3_enc_free(struct pft_etm3_encoder *enc);
+PFT_API struct pft_etm3_encoder *pft_etm3_encoder_alloc(const struct pft_config *cfg);
+PFT_API void pft_etm3_encoder_free(struct pft_etm3_encoder *enc);
 /* Bytes written (> 0), -PFT_E_NOSPC (nothing written, state unchanged), or
  * -PFT_E_INVAL for a packet this configuration cannot carry. */
-PFT_API int pft_etm3_enc_packet(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *pkt,
+PFT_API int pft_etm3_encoder_encode(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *pkt,
 				uint8_t *out, size_t cap);
 /* Forget the compression state, as the decoder does on a resync. */
-PFT_API void pft_etm3_enc_reset(struct pft_etm3_encoder *enc);
+PFT_API void pft_etm3_encoder_reset(struct pft_etm3_encoder *enc);
 
 #ifdef __cplusplus
 }

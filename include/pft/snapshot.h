@@ -71,6 +71,7 @@ struct pft_snapshot_source {
 	const char *buffer_format; /* "coresight", "source_data" ... as written, or NULL */
 	uint32_t regs_present;     /* PFT_SNAPSHOT_REG_*: registers the ini gives */
 	uint8_t is_ptm;            /* type names a PTM/PFT, or ETMIDR says PFTv1 */
+	uint8_t is_etm3;           /* type names an ETMv3 ("ETM3.x"), or ETMIDR says ETMv3 */
 	uint8_t trace_id;          /* ETMTRACEIDR[6:0], 0 if absent */
 	struct pft_config config;  /* the registers; pft_config_init() values for absent ones */
 };

@@ -15,7 +15,7 @@ struct pft_etm3_decoder {
 	struct pft_etm3_features f;
 	/* Every P-header byte decoded once at allocation, as the item it gives
 	 * (offset 0), or type NONE for a reserved encoding: the fast path of
-	 * pft_etm3_next(_batch), since most of an ETMv3 stream is one-byte
+	 * pft_etm3_decoder_next(_batch), since most of an ETMv3 stream is one-byte
 	 * P-headers.  Indexed by byte & 0x7F (entries with bit 0 set unused). */
 	struct pft_etm3_packet phdr[128];
 	struct etm3_state st;
@@ -65,7 +65,7 @@ void pft_etm3_decoder_free(struct pft_etm3_decoder *dec)
 	free(dec);
 }
 
-int pft_etm3_feed(struct pft_etm3_decoder *d, const uint8_t *buf, size_t len)
+int pft_etm3_decoder_feed(struct pft_etm3_decoder *d, const uint8_t *buf, size_t len)
 {
 	if (!d || (!buf && len) || d->ended || d->pos < d->len || d->have_pending)
 		return -PFT_E_INVAL;
@@ -76,7 +76,7 @@ int pft_etm3_feed(struct pft_etm3_decoder *d, const uint8_t *buf, size_t len)
 	return 0;
 }
 
-int pft_etm3_end(struct pft_etm3_decoder *d)
+int pft_etm3_decoder_end(struct pft_etm3_decoder *d)
 {
 	if (!d)
 		return -PFT_E_INVAL;
@@ -84,7 +84,7 @@ int pft_etm3_end(struct pft_etm3_decoder *d)
 	return 0;
 }
 
-void pft_etm3_resync(struct pft_etm3_decoder *d)
+void pft_etm3_decoder_resync(struct pft_etm3_decoder *d)
 {
 	if (!d)
 		return;
@@ -94,7 +94,7 @@ void pft_etm3_resync(struct pft_etm3_decoder *d)
 	etm3_state_reset(&d->st);
 }
 
-uint64_t pft_etm3_get_offset(const struct pft_etm3_decoder *d)
+uint64_t pft_etm3_decoder_get_offset(const struct pft_etm3_decoder *d)
 {
 	return d ? d->next_off : 0;
 }
@@ -195,7 +195,7 @@ static int scan_async(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 			/* the zeros are an error; the byte is searched again */
 			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
 			pkt->reason = PFT_E3ERR_BAD_ASYNC;
-			pft_etm3_resync(d);
+			pft_etm3_decoder_resync(d);
 		}
 		d->zeros = 0;
 		return 1;
@@ -209,10 +209,10 @@ static void put_error(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, s
 	memset(pkt, 0, sizeof(*pkt));
 	put_item(d, pkt, PFT_ETM3_ERROR, size, src, size);
 	pkt->reason = (uint8_t)reason;
-	pft_etm3_resync(d);
+	pft_etm3_decoder_resync(d);
 }
 
-int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_t size)
+int pft_etm3_decoder_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_t size)
 {
 	int r;
 
@@ -257,7 +257,7 @@ int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_
 			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
 			pkt->reason = PFT_E3ERR_TRUNCATED;
 			d->zeros = 0;
-			pft_etm3_resync(d);
+			pft_etm3_decoder_resync(d);
 			return 0;
 		}
 		if (d->carry_len) {
@@ -325,7 +325,7 @@ int pft_etm3_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_
 	}
 }
 
-int pft_etm3_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkts, size_t max,
+int pft_etm3_decoder_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkts, size_t max,
 			size_t size)
 {
 	size_t n = 0;
@@ -358,7 +358,7 @@ int pft_etm3_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkts
 			if (n == max)
 				break;
 		}
-		r = pft_etm3_next(d, pkt, size);
+		r = pft_etm3_decoder_next(d, pkt, size);
 		if (r < 0)
 			return n ? (int)n : r;
 		n++;
@@ -378,9 +378,9 @@ int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, siz
 	d = pft_etm3_decoder_alloc(cfg);
 	if (!d)
 		return -PFT_E_BAD_CONFIG;
-	pft_etm3_feed(d, buf, len);
-	pft_etm3_end(d);
-	while ((r = pft_etm3_next(d, &p, sizeof(p))) == 0) {
+	pft_etm3_decoder_feed(d, buf, len);
+	pft_etm3_decoder_end(d);
+	while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
 		r = cb(&p, arg);
 		if (r)
 			break;

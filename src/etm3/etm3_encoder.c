@@ -11,7 +11,7 @@ struct pft_etm3_encoder {
 	struct etm3_state st;
 };
 
-struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_config *cfg)
+struct pft_etm3_encoder *pft_etm3_encoder_alloc(const struct pft_config *cfg)
 {
 	struct pft_etm3_encoder *e;
 	struct pft_etm3_features f;
@@ -26,12 +26,12 @@ struct pft_etm3_encoder *pft_etm3_enc_alloc(const struct pft_config *cfg)
 	return e;
 }
 
-void pft_etm3_enc_free(struct pft_etm3_encoder *enc)
+void pft_etm3_encoder_free(struct pft_etm3_encoder *enc)
 {
 	free(enc);
 }
 
-void pft_etm3_enc_reset(struct pft_etm3_encoder *enc)
+void pft_etm3_encoder_reset(struct pft_etm3_encoder *enc)
 {
 	if (enc)
 		etm3_state_reset(&enc->st);
@@ -441,7 +441,7 @@ static int enc_one(struct pft_etm3_encoder *e, const struct pft_etm3_packet *pkt
 	}
 }
 
-int pft_etm3_enc_packet(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *pkt,
+int pft_etm3_encoder_encode(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *pkt,
 			uint8_t *out, size_t cap)
 {
 	uint8_t tmp[ETM3_MAX_PKT + 8];

@@ -32,7 +32,7 @@ struct source {
 	const char *core;
 	long buf;           /* index into buffers, -1 if none */
 	uint32_t present;
-	uint8_t is_ptm, trace_id;
+	uint8_t is_ptm, is_etm3, trace_id;
 	struct pft_config cfg;
 };
 
@@ -210,6 +210,10 @@ static void make_source(struct pft_snapshot *sn, size_t di, struct source *s)
 	s->is_ptm = !strncasecmp(d->type, "PTM", 3) || !strncasecmp(d->type, "PFT", 3) ||
 		    ((s->present & PFT_SNAPSHOT_REG_ETMIDR) &&
 		     ((s->cfg.etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 3);
+	s->is_etm3 = !s->is_ptm &&
+		     (!strncasecmp(d->type, "ETM3", 4) ||
+		      ((s->present & PFT_SNAPSHOT_REG_ETMIDR) &&
+		       ((s->cfg.etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 2));
 }
 
 static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size_t cap)
@@ -452,6 +456,7 @@ int pft_snapshot_source(const struct pft_snapshot *sn, size_t i, struct pft_snap
 	}
 	out->regs_present = s->present;
 	out->is_ptm = s->is_ptm;
+	out->is_etm3 = s->is_etm3;
 	out->trace_id = s->trace_id;
 	out->config = s->cfg;
 	return 0;

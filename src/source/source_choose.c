@@ -177,9 +177,9 @@ int source_choose_snapshot(struct pft_source *s, const char *dir, const struct p
 	if (idx < 0)
 		return idx;
 	pft_snapshot_source(s->snap, (size_t)idx, &t);
-	if (!t.is_ptm)
+	if (!t.is_ptm && !t.is_etm3)
 		return source_msg(-PFT_E_UNSUPPORTED, msg, cap,
-				  "trace source %s in %s has type %s: not a PTM (PFT)", t.name, dir,
+				  "trace source %s in %s has type %s: not a PTM (PFT) or an ETMv3", t.name, dir,
 				  *t.type ? t.type : "device of unknown type");
 	if (!t.buffer_file)
 		return source_msg(-PFT_E_NOTFOUND, msg, cap,

@@ -131,11 +131,11 @@ int main(int argc, char **argv)
 	}
 	for (;;) {
 		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_feed(d, stream + pos, n);
+		pft_etm3_decoder_feed(d, stream + pos, n);
 		pos += n;
 		if (pos == len)
-			pft_etm3_end(d);
-		while ((r = pft_etm3_next(d, &p, sizeof(p))) == 0)
+			pft_etm3_decoder_end(d);
+		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0)
 			print(&p);
 		if (r != -PFT_E_AGAIN)
 			break;

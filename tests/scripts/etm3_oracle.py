@@ -3,7 +3,7 @@
 """Compare libpft's ETMv3 packet decoder with OpenCSD's trc_pkt_lister,
 packet by packet, on one ETMv3 source of a snapshot.
 
-Usage: etm3_oracle.py ETM3_DUMP SNAPSHOT_DIR --id 0xNN [--min-packets N]
+Usage: etm3_oracle.py ETM3_DUMP SNAPSHOT_DIR --id 0xNN [--min-packets N] [--pft PFT]
 
 ETM3_DUMP is tests/scripts/etm3_dump.c (capture, ID, ETMCR, ETMIDR, ETMCCER
 -> JSON Lines); the registers come from the snapshot's device_*.ini of the
@@ -18,6 +18,9 @@ reason / address / NS / Hyp / ISA / cycle count, timestamp value, context
 ID.  Before the first A-sync only the number of skipped bytes is compared.
 The decoder is also run with the stream fed one byte at a time: the items
 must be identical (chunking independence).
+
+With --pft, `pft dump SNAPSHOT_DIR --id 0xNN --json` must list the same
+items (offset, size, type, bytes) and give each its true capture offset.
 
 Deliberate differences (doc/etm3.md, "Differences from OpenCSD"):
   E1  OpenCSD prints the ISA of a branch only when it changes, pft on every
@@ -158,6 +161,25 @@ def main():
     with open(capture, "rb") as fp:
         cap = fp.read()
     where = deformat(cap, trace_id)
+    if "--pft" in args:
+        pft = args[args.index("--pft") + 1]
+        out = subprocess.run([pft, "dump", snapshot, "--id", "0x%x" % trace_id, "--json"],
+                             stdout=subprocess.PIPE, check=False)
+        cli = [json.loads(line) for line in out.stdout.decode().splitlines()]
+        if out.returncode != 0:
+            diff("pft dump exit status %d" % out.returncode)
+        if len(cli) != len(mine):
+            diff("pft dump: %d items, etm3_dump %d" % (len(cli), len(mine)))
+        for c, m in zip(cli, mine):
+            if [c[k] for k in ("offset", "size", "type", "bytes")] != \
+               [m[k] for k in ("offset", "size", "type", "bytes")]:
+                diff("pft dump item at %d differs: %s" % (m["offset"], c))
+                break
+            if c["capture_offset"] != where[m["offset"]][0]:
+                diff("pft dump item at %d: capture offset %d, true %d"
+                     % (m["offset"], c["capture_offset"], where[m["offset"]][0]))
+                break
+        print("pft dump --json: %d items checked" % len(cli))
     ca = bool(regs.get("ETMCR", 0) & (1 << 12))
 
     # unsynced prefix

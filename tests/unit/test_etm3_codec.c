@@ -351,13 +351,13 @@ static int decode(const struct pft_config *cfg, const uint8_t *buf, size_t len, 
 			n = (size_t)(check_rand(rng) % 12);
 		if (n > len - pos)
 			n = len - pos;
-		if (pft_etm3_feed(d, buf + pos, n))
+		if (pft_etm3_decoder_feed(d, buf + pos, n))
 			break;
 		pos += n;
 		if (pos == len)
-			pft_etm3_end(d);
+			pft_etm3_decoder_end(d);
 		if (rng) { /* batches of random size: the same items as one at a time */
-			while ((r = pft_etm3_next_batch(d, &out->v[out->n], 1 + check_rand(rng) % 7,
+			while ((r = pft_etm3_decoder_next_batch(d, &out->v[out->n], 1 + check_rand(rng) % 7,
 							sizeof(out->v[0]))) > 0) {
 				out->n += (size_t)r;
 				if (out->n > NPKT)
@@ -366,7 +366,7 @@ static int decode(const struct pft_config *cfg, const uint8_t *buf, size_t len, 
 			if (r == 0)
 				r = -PFT_E_INVAL;
 		} else {
-			while ((r = pft_etm3_next(d, &out->v[out->n], sizeof(out->v[0]))) == 0)
+			while ((r = pft_etm3_decoder_next(d, &out->v[out->n], sizeof(out->v[0]))) == 0)
 				if (out->n < NPKT + 7)
 					out->n++;
 		}
@@ -383,7 +383,7 @@ static int round_trip(const struct pft_config *cfg, uint64_t seed)
 	static struct items dec, dec2;
 	static uint8_t buf[NPKT * 40], buf2[NPKT * 40];
 	struct pft_etm3_features f;
-	struct pft_etm3_encoder *e = pft_etm3_enc_alloc(cfg);
+	struct pft_etm3_encoder *e = pft_etm3_encoder_alloc(cfg);
 	struct gen g;
 	size_t len = 0, len2 = 0, n = 0, i;
 	int r, ok = 1;
@@ -398,14 +398,14 @@ static int round_trip(const struct pft_config *cfg, uint64_t seed)
 	memset(&gen[0], 0, sizeof(gen[0]));
 	gen[0].type = PFT_ETM3_ASYNC;
 	gen[0].size = 6;
-	r = pft_etm3_enc_packet(e, &gen[0], buf, sizeof(buf));
+	r = pft_etm3_encoder_encode(e, &gen[0], buf, sizeof(buf));
 	len = (size_t)r;
 	n = 1;
 	while (n < NPKT) {
 		struct pft_etm3_packet p;
 		struct gen saved = g;
 		gen_packet(&g, &p);
-		r = pft_etm3_enc_packet(e, &p, buf + len, sizeof(buf) - len);
+		r = pft_etm3_encoder_encode(e, &p, buf + len, sizeof(buf) - len);
 		if (r < 0) {
 			fprintf(stderr, "encoder refused type %s (minor %u ca %u alt %u): isa %u/%u flags %x exc %u addr %llx/%x\n",
 				pft_etm3_pkt_type_name(p.type), f.minor, f.cycle_accurate, f.alt_branch,
@@ -417,7 +417,7 @@ static int round_trip(const struct pft_config *cfg, uint64_t seed)
 		len += (size_t)r;
 		gen[n++] = p;
 	}
-	pft_etm3_enc_free(e);
+	pft_etm3_encoder_free(e);
 	if (decode(cfg, buf, len, NULL, &dec) || dec.n != n) {
 		fprintf(stderr, "decode: %zu items for %zu packets\n", dec.n, n);
 		return 0;
@@ -432,9 +432,9 @@ static int round_trip(const struct pft_config *cfg, uint64_t seed)
 			return 0;
 		}
 	}
-	e = pft_etm3_enc_alloc(cfg);
+	e = pft_etm3_encoder_alloc(cfg);
 	for (i = 0; i < n; i++) {
-		r = pft_etm3_enc_packet(e, &dec.v[i], buf2 + len2, sizeof(buf2) - len2);
+		r = pft_etm3_encoder_encode(e, &dec.v[i], buf2 + len2, sizeof(buf2) - len2);
 		if (r < 0 || (size_t)r != dec.v[i].size || memcmp(buf2 + len2, buf + dec.v[i].offset, (size_t)r)) {
 			fprintf(stderr, "re-encoding packet %zu (%s) gives %d bytes (%02x.. vs %02x..)\n", i,
 				pft_etm3_pkt_type_name(dec.v[i].type), r, r > 0 ? buf2[len2] : 0, buf[dec.v[i].offset]);
@@ -443,7 +443,7 @@ static int round_trip(const struct pft_config *cfg, uint64_t seed)
 		}
 		len2 += (size_t)r;
 	}
-	pft_etm3_enc_free(e);
+	pft_etm3_encoder_free(e);
 	if (!ok || len2 != len || memcmp(buf, buf2, len)) {
 		fprintf(stderr, "re-encoding differs\n");
 		return 0;

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "dump_etm3.h"
 #include "input_probe.h"
 #include "pft/packet.h"
 
@@ -21,6 +22,8 @@ static void help(FILE *f)
 		"\n"
 		"List the PFT packets of one PTM trace source, one per line: offset in the\n"
 		"source's de-formatted byte stream, raw bytes, packet type, decoded fields.\n"
+		"ETMv3 sources (snapshot device type ETM3.x, or --etmidr with bits [11:8]\n"
+		"= 2) are listed with the ETMv3 packet layer (doc/etm3.md).\n"
 		"Bytes skipped before the first A-sync and malformed bytes appear as\n"
 		"'unsynced' and 'error' lines with their offsets, so every byte of the\n"
 		"stream is listed exactly once.\n"
@@ -42,6 +45,7 @@ static void help(FILE *f)
 		"\n"
 		"Examples:\n"
 		"  pft dump data/TC2 --id 0x13\n"
+		"  pft dump data/TC2 --id 0x10          (a Cortex-A7 ETMv3.5 source)\n"
 		"  pft dump data/trace_cov_a15 --json\n"
 		"  pft dump cstrace.bin --format frames --id 0x13 --cycle-accurate --timestamps\n"
 		"  pft dump ptm.bin --etmcr 0x10001000 --etmidr 0x411CF312 --stats\n"
@@ -469,9 +473,22 @@ int cmd_dump(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	d.json = a.json;
+	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, d.json, "dump");
 	if (rc)
 		return rc;
+	if (input_is_etm3(&in.config)) { /* an ETMv3 source: its own packet layer */
+		d.out = cli_open_output("dump", a.outpath);
+		rc = d.out ? dump_etm3(&in, d.out, d.json, a.want_stats) : PFT_EXIT_USAGE;
+		if (d.out && (fflush(d.out) || ferror(d.out))) {
+			cli_error("dump", "error writing %s", a.outpath ? a.outpath : "standard output");
+			rc = PFT_EXIT_USAGE;
+		}
+		if (d.out && d.out != stdout)
+			fclose(d.out);
+		input_close(&in);
+		return rc;
+	}
 	dec = pft_pkt_decoder_alloc(&in.config);
 	if (!dec) {
 		cli_error("dump", "cannot create the packet decoder (out of memory)");

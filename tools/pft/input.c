@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "input.h"
 #include "input_probe.h"
+#include "pft/etm3.h"
 
 static int is_dir(const char *path)
 {
@@ -41,6 +42,18 @@ static void sync_info(struct input *in)
 	in->frame_errors = i.frame_errors;
 	in->frame_error_msg = i.first_frame_error;
 	pft_source_get_frame_stats(in->src, &in->frame_stats, sizeof in->frame_stats);
+}
+
+/* The source is a snapshot's PTM device (whatever --etmidr says). */
+static int snapshot_ptm(const struct input *in)
+{
+	struct pft_snapshot_source s;
+	int i;
+
+	if (!in->snap || !in->source_name)
+		return 0;
+	i = pft_snapshot_find_source(in->snap, in->source_name);
+	return i >= 0 && pft_snapshot_source(in->snap, (size_t)i, &s) == 0 && s.is_ptm;
 }
 
 int input_open(struct input *in, const char *path, const struct input_opts *given, int capture_offsets,
@@ -84,7 +97,18 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 		in->trace_id = (uint8_t)(in->config.etmtraceidr & 0x7F);
 	if (in->snap)
 		snprintf(where, sizeof where, "%s (source %s)", path, in->source_name);
-	r = input_check_config(&in->config, cmd, in->snap ? where : NULL);
+	if (given->allow_etm3 && input_is_etm3(&in->config) && !snapshot_ptm(in)) {
+		char why[300];
+		struct pft_etm3_features f;
+		r = PFT_EXIT_OK;
+		if (pft_etm3_config_features(&in->config, &f, why, sizeof why)) {
+			cli_error(cmd, "bad ETMv3 registers%s%s: %s", in->snap ? " in " : "",
+				  in->snap ? where : "", why);
+			r = PFT_EXIT_USAGE;
+		}
+	} else {
+		r = input_check_config(&in->config, cmd, in->snap ? where : NULL);
+	}
 	if (r)
 		input_close(in);
 	return r;

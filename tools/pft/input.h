@@ -115,6 +115,7 @@ struct input_opts {
 	int cycle_accurate, timestamps, vmid, return_stack, branch_broadcast; /* 0/1 */
 	int contextid_bytes;    /* -1: not given */
 	int pft_minor;          /* -1: not given */
+	int allow_etm3;         /* the command reads ETMv3 sources too (pft dump) */
 };
 
 void input_opts_init(struct input_opts *o);
@@ -131,6 +132,12 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
 /* Options -> configuration (pft_config_init defaults, --etmXX, flags), then
  * pft_config_check.  PFT_EXIT_OK or PFT_EXIT_USAGE (message printed). */
 int input_config(const struct input_opts *o, struct pft_config *cfg, const char *cmd);
+
+/* The registers describe an ETMv3 (ETMIDR[11:8] = 2), not a PTM. */
+static inline int input_is_etm3(const struct pft_config *cfg)
+{
+	return ((cfg->etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 2;
+}
 
 #define INPUT_CHUNK PFT_SOURCE_CHUNK
 #define INPUT_LEN_UNKNOWN PFT_SOURCE_LEN_UNKNOWN

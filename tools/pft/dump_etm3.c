@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft dump for ETMv3 trace sources (device type ETM3.x, or ETMIDR[11:8] =
+ * 2): the packets of libpft's ETMv3 packet layer, one per line (text or JSON
+ * Lines), or a per-type summary.  Fields: doc/etm3.md; the line layout is
+ * that of the PFT listing (doc/dump.md). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "dump_etm3.h"
+#include "pft/etm3.h"
+
+struct d3 {
+	FILE *out;
+	struct input *in;
+	int json, stats;
+	uint64_t count[PFT_ETM3_NR_TYPES], bytes[PFT_ETM3_NR_TYPES];
+	uint64_t errors, first_error;
+};
+
+static const char *const reasons[4] = { "periodic", "trace_on", "overflow", "debug_exit" };
+
+static void atoms_str(const struct pft_etm3_packet *p, char *s)
+{
+	unsigned i;
+
+	for (i = 0; i < p->atom_count && i < 32; i++)
+		s[i] = (p->atoms >> i) & 1 ? 'E' : 'N';
+	s[i] = '\0';
+}
+
+/* The decoded fields as " key=value" (text) or ,"key":value (JSON). */
+static void fields(FILE *o, const struct pft_etm3_packet *p, int json)
+{
+	char at[40];
+#define NUM(k, fmt, v) fprintf(o, json ? ",\"" k "\":%" fmt : " " k "=%" fmt, v)
+#define HEX(k, v) (json ? fprintf(o, ",\"" k "\":%" PRIu64, (uint64_t)(v)) \
+		       : fprintf(o, " " k "=0x%08" PRIx64, (uint64_t)(v)))
+#define STR(k, v) fprintf(o, json ? ",\"" k "\":\"%s\"" : " " k "=%s", v)
+#define BOOL(k, v) (json ? fprintf(o, ",\"" k "\":%s", (v) ? "true" : "false") \
+			: fprintf(o, " " k "=%d", (v) ? 1 : 0))
+	switch (p->type) {
+	case PFT_ETM3_ISYNC:
+		if (!(p->flags & PFT_E3F_NOADDR)) {
+			HEX("address", p->address);
+			STR("isa", pft_isa_name(p->isa));
+		}
+		STR("reason", reasons[p->reason & 3]);
+		BOOL("ns", p->flags & PFT_E3F_NS);
+		BOOL("hyp", p->flags & PFT_E3F_HYP);
+		BOOL("altis", p->flags & PFT_E3F_ALTIS);
+		if (p->flags & PFT_E3F_CID)
+			HEX("context_id", p->context_id);
+		if (p->flags & PFT_E3F_LSIP)
+			HEX("lsip_address", p->lsip_address);
+		if (p->flags & PFT_E3F_CC)
+			NUM("cycles", PRIu32, p->cycles);
+		break;
+	case PFT_ETM3_PHDR:
+		atoms_str(p, at);
+		STR("atoms", at);
+		NUM("format", "u", p->format);
+		if (p->format != 0 && p->cycles)
+			NUM("cycles", PRIu32, p->cycles);
+		break;
+	case PFT_ETM3_BRANCH:
+		HEX("address", p->address);
+		STR("isa", pft_isa_name(p->isa));
+		if (p->flags & PFT_E3F_EXC) {
+			NUM("exception", "u", p->exception);
+			if (!(p->flags & PFT_E3F_EXC_OLD)) {
+				BOOL("ns", p->flags & PFT_E3F_NS);
+				BOOL("altis", p->flags & PFT_E3F_ALTIS);
+			} else {
+				BOOL("original_form", 1);
+			}
+			BOOL("cancel", p->flags & PFT_E3F_CANCEL);
+			if (p->flags & PFT_E3F_E1)
+				BOOL("hyp", p->flags & PFT_E3F_HYP);
+			if (p->resume)
+				NUM("resume", "u", p->resume);
+		}
+		break;
+	case PFT_ETM3_CYCLE_COUNT:
+		NUM("cycles", PRIu32, p->cycles);
+		break;
+	case PFT_ETM3_TIMESTAMP:
+		NUM("timestamp", PRIu64, p->timestamp);
+		if (p->flags & PFT_E3F_TS_R)
+			BOOL("r", 1);
+		break;
+	case PFT_ETM3_CONTEXT_ID:
+		HEX("context_id", p->context_id);
+		break;
+	case PFT_ETM3_VMID:
+		NUM("vmid", "u", p->vmid);
+		break;
+	case PFT_ETM3_DATA:
+	case PFT_ETM3_OOO_DATA:
+	case PFT_ETM3_OOO_PLACEHOLDER:
+	case PFT_ETM3_VALUE_NOT_TRACED:
+		if (p->flags & PFT_E3F_DADDR)
+			HEX("data_address", p->address);
+		if (p->type == PFT_ETM3_DATA || p->type == PFT_ETM3_OOO_DATA) {
+			HEX("data_value", p->data_value);
+			NUM("data_size", "u", p->data_size);
+		}
+		if (p->tag)
+			NUM("tag", "u", p->tag);
+		break;
+	case PFT_ETM3_ERROR:
+		STR("reason", pft_etm3_error_name(p->reason));
+		break;
+	default:
+		break;
+	}
+#undef NUM
+#undef HEX
+#undef STR
+#undef BOOL
+}
+
+static void line(struct d3 *d, const struct pft_etm3_packet *p, uint64_t cap)
+{
+	FILE *o = d->out;
+	char hex[3 * PFT_ETM3_MAX_BYTES + 1];
+	unsigned i, n = 0;
+
+	if (d->json) {
+		fprintf(o, "{\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
+			   ",\"type\":\"%s\",\"bytes\":\"", p->offset, cap, p->size,
+			pft_etm3_pkt_type_name(p->type));
+		for (i = 0; i < p->nbytes; i++)
+			fprintf(o, "%02x", p->bytes[i]);
+		fputc('"', o);
+		fields(o, p, 1);
+		fputs("}\n", o);
+		return;
+	}
+	for (i = 0; i < p->nbytes && i < 16; i++)
+		n += (unsigned)snprintf(hex + n, sizeof hex - n, i ? " %02x" : "%02x", p->bytes[i]);
+	hex[n] = '\0';
+	fprintf(o, "%8" PRIu64 "  %-47s  %-16s", p->offset, hex, pft_etm3_pkt_type_name(p->type));
+	if (p->size > 16 || p->type == PFT_ETM3_UNSYNCED || p->type == PFT_ETM3_ERROR)
+		fprintf(o, " size=%" PRIu32, p->size);
+	fields(o, p, 0);
+	fputc('\n', o);
+}
+
+static void put(struct d3 *d, const struct pft_etm3_packet *p)
+{
+	uint64_t cap = 0;
+
+	if (p->type < PFT_ETM3_NR_TYPES) {
+		d->count[p->type]++;
+		d->bytes[p->type] += p->size;
+	}
+	if (p->type == PFT_ETM3_ERROR && !d->errors++)
+		d->first_error = p->offset;
+	if (d->json) {
+		cap = input_capture_offset(d->in, p->offset);
+		input_release(d->in, p->offset + p->size);
+	}
+	if (!d->stats)
+		line(d, p, cap);
+}
+
+static void stats(struct d3 *d)
+{
+	const struct input *in = d->in;
+	uint64_t np = 0, nb = 0;
+	unsigned t;
+
+	for (t = 1; t < PFT_ETM3_NR_TYPES; t++) {
+		np += d->count[t];
+		nb += d->bytes[t];
+	}
+	if (d->json) {
+		fprintf(d->out, "{\"stats\":{\"protocol\":\"etm3\",\"trace_id\":%u,\"stream_bytes\":%" PRIu64
+			",\"accounted_bytes\":%" PRIu64 ",\"items\":%" PRIu64 ",\"types\":{",
+			in->trace_id, in->delivered, nb, np);
+		for (t = 1; t < PFT_ETM3_NR_TYPES; t++)
+			fprintf(d->out, "%s\"%s\":{\"count\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+				t > 1 ? "," : "", pft_etm3_pkt_type_name((enum pft_etm3_pkt_type)t),
+				d->count[t], d->bytes[t]);
+		fprintf(d->out, "}}}\n");
+		return;
+	}
+	fprintf(d->out, "# pft dump --stats %s", in->path);
+	if (in->source_name)
+		fprintf(d->out, " source %s", in->source_name);
+	fprintf(d->out, " trace ID 0x%02X format %s (ETMv3)\n", in->trace_id,
+		pft_frame_format_name(in->format));
+	fprintf(d->out, "%-18s %10s %10s\n", "type", "items", "bytes");
+	for (t = 1; t < PFT_ETM3_NR_TYPES; t++)
+		fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n",
+			pft_etm3_pkt_type_name((enum pft_etm3_pkt_type)t), d->count[t], d->bytes[t]);
+	fprintf(d->out, "%-18s %10" PRIu64 " %10" PRIu64 "\n", "total", np, nb);
+	fprintf(d->out, "stream bytes %" PRIu64 ", accounted for %" PRIu64 " (%s)\n", in->delivered, nb,
+		nb == in->delivered ? "all" : "MISMATCH");
+}
+
+int dump_etm3(struct input *in, FILE *out, int json, int want_stats)
+{
+	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
+	struct pft_etm3_packet p;
+	struct d3 d;
+	const uint8_t *buf = NULL;
+	size_t len = 0;
+	int k, r = -PFT_E_AGAIN, rc;
+
+	if (!dec) {
+		cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
+		return PFT_EXIT_USAGE;
+	}
+	memset(&d, 0, sizeof d);
+	d.out = out;
+	d.in = in;
+	d.json = json;
+	d.stats = want_stats;
+	if (!want_stats && !json) {
+		const struct pft_config *c = &in->config;
+		fprintf(out, "# pft dump %s", in->path);
+		if (in->source_name)
+			fprintf(out, " source %s", in->source_name);
+		fprintf(out, " trace ID 0x%02X format %s (ETMv3.%u)\n", in->trace_id,
+			pft_frame_format_name(in->format), (unsigned)(c->etmidr >> 4) & 0xF);
+		fprintf(out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
+			" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
+		fprintf(out, "#  offset  bytes                                            type             fields\n");
+	}
+	for (;;) {
+		k = input_read(in, &buf, &len);
+		if (k < 0)
+			break;
+		if (k == 0)
+			pft_etm3_decoder_end(dec);
+		else
+			pft_etm3_decoder_feed(dec, buf, len);
+		while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
+			put(&d, &p);
+		if (k == 0 || r != -PFT_E_AGAIN)
+			break;
+	}
+	pft_etm3_decoder_free(dec);
+	if (k < 0)
+		return in->exit_code;
+	rc = input_finish(in, "dump");
+	if (rc)
+		return rc;
+	if (want_stats)
+		stats(&d);
+	if (r != -PFT_E_EOS || in->frame_errors || d.errors) {
+		if (in->frame_errors)
+			cli_error("dump", "%s: %s", in->buffer_path ? in->buffer_path : in->path,
+				  in->frame_error_msg);
+		if (d.errors)
+			cli_error("dump", "%" PRIu64 " malformed packet%s in the trace ID 0x%02X ETMv3 stream (first at offset %" PRIu64 ")",
+				  d.errors, d.errors > 1 ? "s" : "", in->trace_id, d.first_error);
+		if (r != -PFT_E_EOS)
+			cli_error("dump", "packet decoder stopped: %s", pft_errstr(r));
+		return PFT_EXIT_DATA;
+	}
+	return PFT_EXIT_OK;
+}
