@@ -56,7 +56,7 @@ static void deformat(enum pft_frame_format fmt, const uint8_t *d, size_t n, size
 			break;
 	}
 	ASSERT(r == -PFT_E_EOS);
-	ASSERT(pft_frame_decoder_get_stats(dec, &st) == 0);
+	ASSERT(pft_frame_decoder_get_stats(dec, &st, sizeof(st)) == 0);
 	ASSERT(st.bytes_in == n);
 	ASSERT(st.data + st.overhead + st.sync + st.unsynced + st.error == n);
 	pft_frame_decoder_free(dec);

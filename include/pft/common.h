@@ -122,6 +122,14 @@ struct pft_config {
  * ID), trace ID 0x10, ETMSYNCFR 0x400. */
 PFT_API void pft_config_init(struct pft_config *cfg);
 
+/* A caller's configuration of any version (src->size bytes, e.g. built
+ * against an older, shorter pft/common.h) into the library's: the common
+ * part is copied, fields the caller's struct lacks keep their
+ * pft_config_init() values, dst->size = sizeof *dst.  0; -PFT_E_INVAL for
+ * NULL or a size too small to hold the size field (not initialised).
+ * Every function taking a const struct pft_config * reads it this way. */
+PFT_API int pft_config_copy(struct pft_config *dst, const struct pft_config *src);
+
 /* What the registers mean for the byte stream. */
 struct pft_features {
 	uint8_t minor;          /* PFT minor version: 0 = PFTv1.0, 1 = PFTv1.1 */

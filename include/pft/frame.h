@@ -129,8 +129,11 @@ PFT_API int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_fra
 /* Capture offset of the next byte the decoder will look at. */
 PFT_API uint64_t pft_frame_decoder_get_offset(const struct pft_frame_decoder *dec);
 
-/* Copy the counters (fills *out; -PFT_E_INVAL for NULL). */
-PFT_API int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out);
+/* Copy the counters into *out of size bytes (sizeof *out; a shorter or
+ * longer struct from another version of this header gets the common part,
+ * the rest zeroed).  0; -PFT_E_INVAL for NULL or size 0. */
+PFT_API int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec,
+                                        struct pft_frame_stats *out, size_t size);
 
 /* Frame alignment recovery (CoreSight frames; on by default).  A capture that
  * lost or gained bytes (a DMA glitch, a dropped USB packet, a short read)

@@ -298,7 +298,10 @@ struct pft_ptm_stats {
 	uint64_t lost_packets;   /* packets dropped by overflows */
 	uint64_t triggers;       /* trigger packets */
 };
-PFT_API void pft_ptm_get_stats(const struct pft_ptm *ptm, struct pft_ptm_stats *st);
+/* Copy the counters into *st of size bytes (sizeof *st; a shorter or longer
+ * struct from another version of this header gets the common part, the
+ * rest zeroed).  0; -PFT_E_INVAL for NULL or size 0. */
+PFT_API int pft_ptm_get_stats(const struct pft_ptm *ptm, struct pft_ptm_stats *st, size_t size);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "pft/common.h"
 
 void pft_config_init(struct pft_config *cfg)
@@ -18,21 +19,33 @@ void pft_config_init(struct pft_config *cfg)
 	cfg->etmsyncfr = 0x400u;
 }
 
-static int derive(const struct pft_config *cfg, struct pft_features *f,
+int pft_config_copy(struct pft_config *dst, const struct pft_config *src)
+{
+	if (!dst || !src || src->size < sizeof(src->size))
+		return -PFT_E_INVAL;
+	pft_config_init(dst);
+	pft_copy_in(dst, sizeof(*dst), src, src->size);
+	dst->size = sizeof(*dst);
+	return 0;
+}
+
+static int derive(const struct pft_config *user, struct pft_features *f,
 		  char *msg, size_t cap)
 {
+	struct pft_config copy;
+	const struct pft_config *cfg = &copy;
 	static const uint8_t cid_bytes[4] = { 0, 1, 2, 4 };
 	uint32_t cr, ccer, idr;
 	unsigned major;
 
 	if (msg && cap)
 		msg[0] = '\0';
-	if (!cfg || !f)
+	if (!user || !f)
 		return -PFT_E_INVAL;
 	memset(f, 0, sizeof(*f));
-	if (cfg->size < sizeof(*cfg)) {
+	if (pft_config_copy(&copy, user) < 0) {
 		if (msg)
-			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", cfg->size);
+			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", user->size);
 		return -PFT_E_INVAL;
 	}
 	cr = cfg->etmcr;

@@ -10,14 +10,17 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/struct_size.h"
 #include "debuginfo/dbg_int.h"
 
+/* The caller's struct of size bytes gets the common part, the rest zeroed. */
 #define COPY_OUT(out, size, val)                                            \
 	do {                                                                \
-		if (!(out) || (size) < sizeof(*(out)))                      \
+		__typeof__(*(out)) copy_out_v_;                             \
+		if (!(out) || !(size))                                      \
 			return -PFT_E_INVAL;                                \
-		memset((out), 0, (size));                                   \
-		*(out) = (val);                                             \
+		copy_out_v_ = (val);                                        \
+		pft_copy_out((out), (size), &copy_out_v_, sizeof(copy_out_v_)); \
 	} while (0)
 
 struct pft_dbg *pft_dbg_alloc(void)
@@ -252,7 +255,7 @@ int pft_dbg_symbol(const struct pft_dbg *d, uint64_t addr, struct pft_dbg_symbol
 		return -PFT_E_INVAL;
 	i = dbg_sym_below(d, addr);
 	if (i < 0) {
-		if (!out || size < sizeof(*out))
+		if (!out || !size)
 			return -PFT_E_INVAL;
 		return -PFT_E_NOTFOUND;
 	}
@@ -301,7 +304,7 @@ int pft_dbg_line(const struct pft_dbg *d, uint64_t addr, struct pft_dbg_line *ou
 {
 	long i;
 
-	if (!d || !out || size < sizeof(*out))
+	if (!d || !out || !size)
 		return -PFT_E_INVAL;
 	i = dbg_row_find(d, addr);
 	if (i < 0)
@@ -394,7 +397,7 @@ int pft_dbg_func_find(const struct pft_dbg *d, uint64_t addr, struct pft_dbg_fun
 {
 	long i;
 
-	if (!d || !out || size < sizeof(*out))
+	if (!d || !out || !size)
 		return -PFT_E_INVAL;
 	i = dbg_func_find(d, addr);
 	if (i < 0)

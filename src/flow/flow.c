@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "flow/flow_int.h"
 #include "pft/isa.h"
 
@@ -29,7 +30,7 @@ struct pft_flow_decoder *pft_flow_alloc_cache(const struct pft_config *cfg,
 		return NULL;
 	if (pft_config_features(cfg, &d->feat) != 0)
 		goto fail;
-	d->cfg = *cfg;
+	(void)pft_config_copy(&d->cfg, cfg);
 	d->img = img;
 	d->bc = pft_blkcache_alloc(img, d->feat.dmb_waypoint ? PFT_ISA_OPT_DMB_WAYPOINT : 0,
 				   cache_blocks);
@@ -368,10 +369,8 @@ static int fetch(struct pft_flow_decoder *d)
 	return 0;
 }
 
-int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
+static int next_item(struct pft_flow_decoder *d, struct pft_flow_item *item)
 {
-	if (!d || !item || size < sizeof(*item))
-		return -PFT_E_INVAL;
 	for (;;) {
 		if (d->q_overflow)
 			return -PFT_E_INTERNAL;
@@ -397,11 +396,29 @@ int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item
 	}
 }
 
+int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
+{
+	struct pft_flow_item tmp;
+	int r;
+
+	if (!d || !item || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*item))
+		return next_item(d, item);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_item(d, &tmp);
+	pft_copy_out(item, size, &tmp, sizeof(tmp));
+	return r;
+}
+
 int pft_flow_decoder_get_stats(const struct pft_flow_decoder *d, struct pft_flow_stats *st, size_t size)
 {
-	if (!d || !st || size < sizeof(*st))
+	struct pft_flow_stats s;
+
+	if (!d || !st || !size)
 		return -PFT_E_INVAL;
-	*st = d->st;
-	pft_blkcache_stats(d->bc, &st->cache_hits, &st->cache_misses);
+	s = d->st;
+	pft_blkcache_stats(d->bc, &s.cache_hits, &s.cache_misses);
+	pft_copy_out(st, size, &s, sizeof(s));
 	return 0;
 }

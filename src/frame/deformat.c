@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "pft/frame.h"
 #include "realign.h"
 
@@ -196,11 +197,12 @@ uint64_t pft_frame_decoder_get_offset(const struct pft_frame_decoder *dec)
 	return dec ? dec->base + dec->pos : 0;
 }
 
-int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out)
+int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec, struct pft_frame_stats *out,
+				size_t size)
 {
-	if (!dec || !out)
+	if (!dec || !out || !size)
 		return -PFT_E_INVAL;
-	*out = dec->st;
+	pft_copy_out(out, size, &dec->st, sizeof(dec->st));
 	return 0;
 }
 
@@ -566,12 +568,27 @@ int pft_frame_decoder_end(struct pft_frame_decoder *dec)
 	return 0;
 }
 
+static int next_item(struct pft_frame_decoder *dec, struct pft_frame_item *item);
+
 int pft_frame_decoder_next(struct pft_frame_decoder *dec, struct pft_frame_item *item, size_t size)
+{
+	struct pft_frame_item tmp;
+	int r;
+
+	if (!dec || !item || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*item))
+		return next_item(dec, item);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_item(dec, &tmp);
+	pft_copy_out(item, size, &tmp, sizeof(tmp));
+	return r;
+}
+
+static int next_item(struct pft_frame_decoder *dec, struct pft_frame_item *item)
 {
 	struct qitem *q;
 
-	if (!dec || !item || size < sizeof(*item))
-		return -PFT_E_INVAL;
 	if (dec->fmt == PFT_FRAME_RAW) {
 		size_t n = dec->len - dec->pos;
 
@@ -689,7 +706,7 @@ int64_t pft_frame_extract(enum pft_frame_format fmt, uint8_t id, const uint8_t *
 				out[total] = it.data[i];
 	}
 	if (stats)
-		pft_frame_decoder_get_stats(dec, stats);
+		pft_frame_decoder_get_stats(dec, stats, sizeof(*stats));
 	pft_frame_decoder_free(dec);
 	if (r != -PFT_E_EOS)
 		return r;

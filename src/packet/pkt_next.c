@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "packet/pkt_internal.h"
 #include "packet/pkt_fast.h"
 
@@ -98,10 +99,12 @@ static PKT_NOINLINE int next_nca(struct pft_pkt_decoder *dec, struct pft_packet 
 /* The hot path: packets in the middle of a chunk are read in place (see
  * next_atom() and fast_one()); anything else (A-sync, errors, chunk ends,
  * partial packets, unsynchronised bytes) goes to next_general(). */
+static int next_sized(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
+
 int pft_pkt_decoder_next(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {
-	if (PKT_UNLIKELY(!dec || !pkt || size < sizeof(*pkt)))
-		return -PFT_E_INVAL;
+	if (PKT_UNLIKELY(!dec || !pkt || size != sizeof(*pkt)))
+		return next_sized(dec, pkt, size);
 #if PKT_FAST
 	return dec->cfg.ca ? next_ca(dec, pkt, size) : next_nca(dec, pkt, size);
 #else
@@ -145,7 +148,7 @@ int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *p
 	size_t i = 0;
 	int r;
 
-	if (!dec || !pkts || !max || size < sizeof(*pkts))
+	if (!dec || !pkts || !max || !size)
 		return -PFT_E_INVAL;
 	if (max > INT_MAX)
 		max = INT_MAX;
@@ -158,7 +161,8 @@ int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *p
 				break;
 		}
 #endif
-		r = next_general(dec, (struct pft_packet *)(void *)((char *)pkts + i * size), size);
+		r = size == sizeof(*pkts) ? next_general(dec, pkts + i, size)
+					  : next_sized(dec, (struct pft_packet *)(void *)((char *)pkts + i * size), size);
 		if (r < 0)
 			return i ? (int)i : r;
 		if (++i == max)
@@ -168,6 +172,21 @@ int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *p
 }
 
 static int next_general_impl(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size);
+
+/* A caller's struct pft_packet of another size (an older or newer
+ * pft/packet.h): decode into the library's, copy the smaller size, zero
+ * the rest. */
+static int next_sized(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
+{
+	struct pft_packet tmp;
+	int r;
+
+	if (!dec || !pkt || !size)
+		return -PFT_E_INVAL;
+	r = next_general(dec, &tmp, sizeof(tmp));
+	pft_copy_out(pkt, size, &tmp, sizeof(tmp));
+	return r;
+}
 
 static int next_general(struct pft_pkt_decoder *dec, struct pft_packet *pkt, size_t size)
 {

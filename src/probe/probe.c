@@ -87,7 +87,7 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 			r->slen[it.id] += n;
 		}
 	}
-	pft_frame_decoder_get_stats(dec, &r->st);
+	pft_frame_decoder_get_stats(dec, &r->st, sizeof(r->st));
 	pft_frame_decoder_free(dec);
 	if (k != -PFT_E_EOS) {
 		free_reading(r);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "ptm/ptm_internal.h"
 
 void pft_ptm_params_init(struct pft_ptm_params *pp)
@@ -116,11 +117,12 @@ void pft_ptm_set_packet_cb(struct pft_ptm *p, pft_ptm_packet_cb cb, void *arg)
 	p->cb_arg = arg;
 }
 
-void pft_ptm_get_stats(const struct pft_ptm *p, struct pft_ptm_stats *st)
+int pft_ptm_get_stats(const struct pft_ptm *p, struct pft_ptm_stats *st, size_t size)
 {
-	if (!p || !st)
-		return;
-	*st = p->st;
+	if (!p || !st || !size)
+		return -PFT_E_INVAL;
+	pft_copy_out(st, size, &p->st, sizeof(p->st));
+	return 0;
 }
 
 struct pft_ptm *pft_ptm_alloc(const struct pft_config *cfg, const struct pft_ptm_params *par)
@@ -131,16 +133,20 @@ struct pft_ptm *pft_ptm_alloc(const struct pft_config *cfg, const struct pft_ptm
 		return NULL;
 	pft_ptm_params_init(&dp);
 	if (par) {
-		if (par->size < sizeof(*par) || par->return_stack_depth > PTM_RSTACK_MAX)
+		/* a caller's params of any version: fields it lacks keep defaults */
+		if (par->size < sizeof(par->size))
 			return NULL;
-		dp = *par;
+		pft_copy_in(&dp, sizeof(dp), par, par->size);
+		dp.size = sizeof(dp);
+		if (dp.return_stack_depth > PTM_RSTACK_MAX)
+			return NULL;
 		if (!dp.out_bytes)
 			dp.out_bytes = 1u << 20;
 	}
 	struct pft_ptm *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->cfg = *cfg;
+	(void)pft_config_copy(&p->cfg, cfg);
 	p->par = dp;
 	if (ptm_fifo_init(&p->fifo, &dp) < 0) {
 		free(p);
@@ -154,7 +160,7 @@ struct pft_ptm *pft_ptm_alloc(const struct pft_config *cfg, const struct pft_ptm
 	}
 	pft_rstack_init(&p->rs, dp.return_stack_depth);
 	p->blk.known = 0;
-	if (ptm_cr_enabled(cfg->etmcr))
+	if (ptm_cr_enabled(p->cfg.etmcr))
 		ptm_enable(p);
 	return p;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "common/struct_size.h"
 #include "pft/snapshot.h"
 #include "snapshot/snapshot_int.h"
 
@@ -122,9 +123,11 @@ static int put_text(const char *dir, const char *name, struct text *t, char *msg
 	return r;
 }
 
-int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *spec, char *msg,
+int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *user, char *msg,
 		       size_t cap)
 {
+	struct pft_snapshot_spec sp;
+	const struct pft_snapshot_spec *spec = user ? &sp : NULL;
 	struct text t = { 0 };
 	char file[80], ini[80], why[200];
 	const char *stype, *bufname, *buffile;
@@ -134,7 +137,13 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *spec, ch
 
 	if (msg && cap)
 		msg[0] = '\0';
-	if (!dir || !*dir || !spec || spec->size < sizeof(*spec) ||
+	if (user && user->size >= sizeof(user->size)) {
+		/* a caller's spec of any version: fields it lacks keep defaults */
+		pft_snapshot_spec_init(&sp);
+		pft_copy_in(&sp, sizeof(sp), user, user->size);
+		sp.size = sizeof(sp);
+	}
+	if (!dir || !*dir || !user || user->size < sizeof(user->size) ||
 	    (!spec->trace && spec->trace_len) || (!spec->mem && spec->n_mem)) {
 		if (msg)
 			snprintf(msg, cap, "pft_snapshot_write: bad arguments");

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/struct_size.h"
 #include "source_int.h"
 
 void pft_source_params_init(struct pft_source_params *p)
@@ -19,10 +20,18 @@ void pft_source_params_init(struct pft_source_params *p)
 	p->trace_id = -1;
 }
 
-static int check_params(const struct pft_source_params *p, char *msg, size_t cap)
+/* A caller's params of any version into *dst: fields it lacks keep their
+ * defaults; then checked. */
+static int take_params(struct pft_source_params *dst, const struct pft_source_params *user,
+		       char *msg, size_t cap)
 {
-	if (!p || p->size < sizeof(*p))
+	const struct pft_source_params *p = dst;
+
+	if (!user || user->size < sizeof(user->size))
 		return source_msg(-PFT_E_INVAL, msg, cap, "bad source parameters");
+	pft_source_params_init(dst);
+	pft_copy_in(dst, sizeof(*dst), user, user->size);
+	dst->size = sizeof(*dst);
 	if (p->format != PFT_SOURCE_FORMAT_AUTO && p->format != PFT_FRAME_RAW &&
 	    p->format != PFT_FRAME_CORESIGHT && p->format != PFT_FRAME_TPIU)
 		return source_msg(-PFT_E_INVAL, msg, cap, "bad capture format %d", p->format);
@@ -61,6 +70,7 @@ static int finish_open(struct pft_source *s, struct pft_source **out,
 int pft_source_open(struct pft_source **out, const char *path, const struct pft_source_params *p,
 		    char *msg, size_t cap)
 {
+	struct pft_source_params pp;
 	struct pft_source *s;
 	struct stat sb;
 	int r;
@@ -68,8 +78,9 @@ int pft_source_open(struct pft_source **out, const char *path, const struct pft_
 	if (!out || !path)
 		return source_msg(-PFT_E_INVAL, msg, cap, "no input given");
 	*out = NULL;
-	if ((r = check_params(p, msg, cap)))
+	if ((r = take_params(&pp, p, msg, cap)))
 		return r;
+	p = &pp;
 	if (!(s = alloc_source(p)))
 		return source_msg(-PFT_E_NOMEM, msg, cap, "out of memory");
 	snprintf(s->path, sizeof s->path, "%s", path);
@@ -95,14 +106,16 @@ int pft_source_open(struct pft_source **out, const char *path, const struct pft_
 int pft_source_open_fd(struct pft_source **out, int fd, const char *name,
 		       const struct pft_source_params *p, char *msg, size_t cap)
 {
+	struct pft_source_params pp;
 	struct pft_source *s;
 	int r;
 
 	if (!out || fd < 0)
 		return source_msg(-PFT_E_INVAL, msg, cap, "bad file descriptor");
 	*out = NULL;
-	if ((r = check_params(p, msg, cap)))
+	if ((r = take_params(&pp, p, msg, cap)))
 		return r;
+	p = &pp;
 	if (!(s = alloc_source(p)))
 		return source_msg(-PFT_E_NOMEM, msg, cap, "out of memory");
 	snprintf(s->path, sizeof s->path, "%s", name ? name : "file descriptor");
@@ -115,14 +128,16 @@ int pft_source_open_fd(struct pft_source **out, int fd, const char *name,
 int pft_source_open_memory(struct pft_source **out, const void *buf, size_t len,
 			   const struct pft_source_params *p, char *msg, size_t cap)
 {
+	struct pft_source_params pp;
 	struct pft_source *s;
 	int r;
 
 	if (!out || (!buf && len))
 		return source_msg(-PFT_E_INVAL, msg, cap, "no buffer");
 	*out = NULL;
-	if ((r = check_params(p, msg, cap)))
+	if ((r = take_params(&pp, p, msg, cap)))
 		return r;
+	p = &pp;
 	if (!(s = alloc_source(p)))
 		return source_msg(-PFT_E_NOMEM, msg, cap, "out of memory");
 	snprintf(s->name, sizeof s->name, "the capture in memory");
@@ -140,12 +155,27 @@ void pft_source_close(struct pft_source *s)
 	free(s);
 }
 
+static int next_chunk(struct pft_source *s, struct pft_source_chunk *out);
+
 int pft_source_next(struct pft_source *s, struct pft_source_chunk *out, size_t size)
+{
+	struct pft_source_chunk tmp;
+	int r;
+
+	if (!s || !out || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*out))
+		return next_chunk(s, out);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_chunk(s, &tmp);
+	pft_copy_out(out, size, &tmp, sizeof(tmp));
+	return r;
+}
+
+static int next_chunk(struct pft_source *s, struct pft_source_chunk *out)
 {
 	int r;
 
-	if (!s || !out || size < sizeof(*out))
-		return -PFT_E_INVAL;
 	if (s->err)
 		return s->err;
 	while (!s->have) {
@@ -210,20 +240,16 @@ int pft_source_get_info(const struct pft_source *s, struct pft_source_info *out,
 	i.core_name = s->core_name;
 	i.frame_errors = s->frame_errors;
 	i.first_frame_error = s->frame_error;
-	if (size > sizeof i)
-		memset(out, 0, size);
-	memcpy(out, &i, size < sizeof i ? size : sizeof i);
+	pft_copy_out(out, size, &i, sizeof i);
 	out->size = size < sizeof i ? size : sizeof i;
 	return 0;
 }
 
 int pft_source_get_frame_stats(const struct pft_source *s, struct pft_frame_stats *out, size_t size)
 {
-	if (!s || !out)
+	if (!s || !out || !size)
 		return -PFT_E_INVAL;
-	if (size > sizeof(*out))
-		memset(out, 0, size);
-	memcpy(out, &s->frame_stats, size < sizeof(*out) ? size : sizeof(*out));
+	pft_copy_out(out, size, &s->frame_stats, sizeof(s->frame_stats));
 	return 0;
 }
 

@@ -44,7 +44,7 @@ int source_stream_scan(struct pft_source *s)
 		else
 			pft_frame_decoder_feed(d, s->cdata, s->clen);
 	}
-	pft_frame_decoder_get_stats(d, &s->frame_stats);
+	pft_frame_decoder_get_stats(d, &s->frame_stats, sizeof(s->frame_stats));
 	pft_frame_decoder_free(d);
 	return source_capture_rewind(s);
 }
@@ -159,7 +159,7 @@ static int fill_frames(struct pft_source *s)
 			return 0;
 		r = pft_frame_decoder_next(s->fdec, &it, sizeof it);
 		if (r == -PFT_E_AGAIN) {
-			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats);
+			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats, sizeof(s->frame_stats));
 			if (s->olen)
 				return 0;
 			if ((r = source_capture_read(s)))
@@ -171,7 +171,7 @@ static int fill_frames(struct pft_source *s)
 			continue;
 		}
 		if (r) { /* -PFT_E_EOS */
-			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats);
+			pft_frame_decoder_get_stats(s->fdec, &s->frame_stats, sizeof(s->frame_stats));
 			s->done = 1;
 			return 0;
 		}

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "pft/tfo.h"
 
 #define QCAP 1024u      /* item queue (a TFO holds at most ~400 items) */
@@ -633,12 +634,27 @@ int pft_tfo_decoder_end(struct pft_tfo_decoder *d)
 	return 0;
 }
 
+static int next_item(struct pft_tfo_decoder *d, struct pft_tfo_item *item);
+
 int pft_tfo_decoder_next(struct pft_tfo_decoder *d, struct pft_tfo_item *item, size_t size)
+{
+	struct pft_tfo_item tmp;
+	int r;
+
+	if (!d || !item || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*item))
+		return next_item(d, item);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_item(d, &tmp);
+	pft_copy_out(item, size, &tmp, sizeof(tmp));
+	return r;
+}
+
+static int next_item(struct pft_tfo_decoder *d, struct pft_tfo_item *item)
 {
 	struct qitem *qi;
 
-	if (!d || !item || size < sizeof(*item))
-		return -PFT_E_INVAL;
 	for (;;) {
 		if (!qcount(d))
 			return d->ended ? -PFT_E_EOS : -PFT_E_AGAIN;

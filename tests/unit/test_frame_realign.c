@@ -73,7 +73,7 @@ static void deformat(const uint8_t *cap, size_t n, size_t chunk, int realign, in
 		if (rc != -PFT_E_AGAIN)
 			break;
 	}
-	pft_frame_decoder_get_stats(d, &r->st);
+	pft_frame_decoder_get_stats(d, &r->st, sizeof(r->st));
 	CHECK_EQ(r->st.bytes_in, r->st.data + r->st.overhead + r->st.sync + r->st.unsynced +
 				 r->st.error);
 	pft_frame_decoder_free(d);

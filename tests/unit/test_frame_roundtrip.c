@@ -142,7 +142,7 @@ static int one_case(uint64_t *rng, int verbose)
 			break;
 	}
 	CHECK_EQ(r, -PFT_E_EOS);
-	pft_frame_decoder_get_stats(dec, &st);
+	pft_frame_decoder_get_stats(dec, &st, sizeof(st));
 	CHECK_EQ(st.data + st.overhead + st.sync + st.unsynced + st.error, n2);
 	pft_frame_decoder_free(dec);
 	for (k = 0; k < nsrc; k++)

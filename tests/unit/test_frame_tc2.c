@@ -118,7 +118,7 @@ int main(void)
 				break;
 		}
 		CHECK_EQ(r, -PFT_E_EOS);
-		pft_frame_decoder_get_stats(d, &st);
+		pft_frame_decoder_get_stats(d, &st, sizeof(st));
 		pft_frame_decoder_free(d);
 		CHECK_EQ(st.frames, 2048);
 		CHECK_EQ(st.error + st.unsynced + st.sync, 0);

@@ -224,7 +224,7 @@ static void check_resync_and_misuse(void)
 	if (!d)
 		return;
 	/* misuse */
-	CHECK_EQ(pft_pkt_decoder_next(d, &p, sizeof(p) - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_pkt_decoder_next(d, &p, 0), -PFT_E_INVAL);
 	CHECK_EQ(pft_pkt_decoder_next(NULL, &p, sizeof(p)), -PFT_E_INVAL);
 	CHECK_EQ(pft_pkt_decoder_next(d, NULL, sizeof(p)), -PFT_E_INVAL);
 	CHECK_EQ(pft_pkt_decoder_feed(d, NULL, 3), -PFT_E_INVAL);

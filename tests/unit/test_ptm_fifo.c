@@ -58,7 +58,7 @@ static void overflow(void)
 		h_bx(h, b + 800, a & 0xFFFFFFFC, PFT_ISA_ARM);
 	}
 	struct pft_ptm_stats st;
-	pft_ptm_get_stats(h->p, &st);
+	pft_ptm_get_stats(h->p, &st, sizeof(st));
 	CHECK(st.overflows >= 5);
 	CHECK(st.lost_packets > 0);
 	CHECK(saw_sr);
@@ -120,7 +120,7 @@ static void out_full(void)
 	for (unsigned i = 0; i < 400; i++)
 		h_bx(h, 0x1000u + 0x10000u * i, 0x1000u + 0x10000u * (i + 1), PFT_ISA_ARM);
 	struct pft_ptm_stats st;
-	pft_ptm_get_stats(h->p, &st);
+	pft_ptm_get_stats(h->p, &st, sizeof(st));
 	CHECK(st.overflows > 0);
 	CHECK(pft_ptm_pending(h->p) <= 256);
 	h_free(h);

@@ -372,7 +372,7 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	pft_pkt_decode_buffer(&cfg, buf, len, chk_packet, &c);
 	if (ovf) {
 		struct pft_ptm_stats st;
-		pft_ptm_get_stats(ptm, &st);
+		pft_ptm_get_stats(ptm, &st, sizeof(st));
 		overflow_cases += st.overflows > 0;
 	}
 	if (!c.errors && ovf) {

@@ -613,7 +613,7 @@ static void test_nested_and_disabled(void)
 		}
 	CHECK_EQ(ntd, 2);
 	CHECK_EQ(nca, 1);
-	CHECK_EQ(pft_tfo_decoder_next(d, &it, 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_tfo_decoder_next(d, &it, 0), -PFT_E_INVAL);
 	pft_tfo_decoder_free(d);
 	CHECK(pft_tfo_decoder_alloc(NULL) == NULL);
 }

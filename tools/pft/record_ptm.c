@@ -414,7 +414,7 @@ void record_ptm_summary(const struct record_ptm *rp, FILE *f)
 	struct pft_ptm_stats st;
 	size_t len;
 
-	pft_ptm_get_stats(rp->ptm, &st);
+	pft_ptm_get_stats(rp->ptm, &st, sizeof(st));
 	(void)pft_rec_ptm_trace(rp->sink, &len);
 	fprintf(f, "pft record: PTM: %llu instructions traced of %llu, %llu waypoints, "
 	        "%llu packets, %llu bytes (%zu in the buffer, %s)",
