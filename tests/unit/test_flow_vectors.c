@@ -525,7 +525,9 @@ static int run_file(const char *path)
 		}
 		if (!strcmp(s, "end")) {
 			if (in_case) {
+				check_case("%s (%s)", tc.name, path);
 				run_case(&tc);
+				check_case(NULL);
 				ncases++;
 			}
 			in_case = 0;

@@ -254,8 +254,11 @@ int main(void)
 	const char *one = getenv("PFT_PTM_CASE");
 	if (one)
 		return run_case(strtoull(one, NULL, 0), dir, 1) ? 1 : check_report();
-	for (unsigned i = 0; i < cases; i++)
+	for (unsigned i = 0; i < cases; i++) {
+		check_case("seed %llu", (unsigned long long)(seed * 1000003ull + i));
 		failed += (unsigned)run_case(seed * 1000003ull + i, dir, i < 3);
+	}
+	check_case(NULL);
 	printf("%u cases, %u disagree with OpenCSD\n", cases, failed);
 	return check_report();
 }

@@ -482,10 +482,12 @@ int main(void)
 	unsigned cases = 2000, failed = 0;
 	for (unsigned i = 0; i < cases; i++) {
 		uint64_t s = seed * 100003ull + i;
+		check_case("PFT_PTM_CASE=%llu", (unsigned long long)s); /* reruns it alone */
 		if (run_case(s, 400 + (unsigned)(s % 1600), i < 3, (int)(i % 4 == 3)))
 			if (++failed > 5)
 				break;
 	}
+	check_case(NULL);
 	printf("%u cases, %u failed, %u traced nothing, %u overflowed\n", cases, failed, empty_cases,
 	       overflow_cases);
 	CHECK(overflow_cases > cases / 40);
