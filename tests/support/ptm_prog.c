@@ -602,6 +602,8 @@ void prog_fini(struct prog *g)
 {
 	free(g->ev);
 	free(g->blk);
+	g->ev = NULL;
+	g->blk = NULL;
 }
 
 int prog_run(struct prog *g, struct pft_ptm *ptm, unsigned n, int v11, int classify)

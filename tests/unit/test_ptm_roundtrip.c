@@ -204,6 +204,9 @@ static unsigned flow_check(const struct prog *g, const struct pft_config *cfg,
 }
 
 static unsigned empty_cases, overflow_cases;
+/* the program and its dry run, 2 MB each: reused from case to case (fresh
+ * pages for every case cost more than the case under ASan) */
+static struct prog progs[2];
 
 static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 {
@@ -212,7 +215,7 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	struct pft_features f;
 	struct prog_opts o;
 	struct te_cfg t;
-	struct prog *g = calloc(1, sizeof(*g));
+	struct prog *g = &progs[0];
 	int fails = 0;
 
 	pft_config_init(&cfg);
@@ -278,14 +281,13 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	}
 	if (!ptm) {
 		prog_fini(g);
-		free(g);
 		return 1;
 	}
 	memset(&t, 0, sizeof(t));
 	t.mode = (enum te_mode)(check_rand(&r) % TE_NR);
 	{
 		/* a dry run of the same program picks addresses it executes */
-		struct prog *d = calloc(1, sizeof(*d));
+		struct prog *d = &progs[1];
 		prog_init(d, seed, &o);
 		d->dmb_wp = f.dmb_waypoint;
 		prog_run(d, NULL, ninsn, v11, 0);
@@ -304,7 +306,6 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 		t.start = a[1] & ~1ull;
 		t.stop = a[2] & ~1ull;
 		prog_fini(d);
-		free(d);
 	}
 	switch (t.mode) {
 	case TE_ALL:
@@ -466,7 +467,6 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	free(buf);
 	pft_ptm_free(ptm);
 	prog_fini(g);
-	free(g);
 	return fails;
 }
 
