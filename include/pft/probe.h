@@ -39,7 +39,7 @@ PFT_API const char *pft_probe_layout_name(enum pft_probe_layout l);
 enum pft_probe_proto {
 	PFT_PROBE_PROTO_UNKNOWN = 0,
 	PFT_PROBE_PROTO_PFT,   /* PFT 1.0 / 1.1 (PTM); see pft_probe_stream.config */
-	PFT_PROBE_PROTO_ETM3,  /* A-sync like PFT, but does not decode as PFT */
+	PFT_PROBE_PROTO_ETM3,  /* A-sync like PFT, decodes as ETMv3 and not as PFT */
 	PFT_PROBE_PROTO_ETM4,  /* ETMv4 / ETE: A-sync of 11 zeros then 0x80 */
 	PFT_PROBE_PROTO_STM,   /* STPv2: ASYNC of 21 F nibbles then a 0 nibble */
 	PFT_PROBE_PROTO_NR
@@ -93,6 +93,9 @@ struct pft_probe_stream {
 	uint64_t errors;       /* error items (a truncated packet at the very end not counted) */
 	uint64_t packets, isyncs, branches, e_atoms, n_atoms, timestamps, context_ids, vmids;
 	uint64_t ts_backwards; /* timestamps smaller than the one before */
+	/* the best decode as ETMv3 (streams with an A-sync that are not PFT;
+	 * else UINT64_MAX) */
+	uint64_t etm3_lost, etm3_errors, etm3_isync_packets;
 	uint64_t alt_lost[PFT_PROBE_NR_OPTS]; /* version, cycle_accurate, contextid_bytes:
 	                            bytes lost by the best candidate with another value
 	                            of the option (UINT64_MAX: it ties) */

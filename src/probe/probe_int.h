@@ -10,4 +10,9 @@
  * stm_asyncs, etm3_isyncs (probe_sync.c). */
 void probe_scan_syncs(const uint8_t *buf, size_t len, struct pft_probe_stream *st);
 
+/* The best decode of the stream as ETMv3 under candidate configurations:
+ * bytes after the first A-sync lost, errors, I-syncs (probe_etm3.c).
+ * 0, or -PFT_E_INTERNAL when no candidate could be decoded. */
+int probe_etm3(const uint8_t *buf, size_t len, uint64_t *lost, uint64_t *errors, uint64_t *isyncs);
+
 #endif

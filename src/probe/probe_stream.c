@@ -299,6 +299,23 @@ static void classify(struct pft_probe_stream *st, const struct score *b, uint64_
 		? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
 }
 
+/* Not PFT, with the PFT/ETMv3 A-sync: ETMv3 if an ETMv3 decoder reads it
+ * (nearly) without loss, else unknown unless the ETMv3 I-sync header
+ * 0x70 follows its A-syncs. */
+static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t len, uint64_t after)
+{
+	if (probe_etm3(buf, len, &st->etm3_lost, &st->etm3_errors, &st->etm3_isync_packets) < 0)
+		return;
+	if (st->etm3_isync_packets > 0 && st->etm3_lost * 50 <= after && st->etm3_errors * 4096 <= after + 4096) {
+		st->proto_conf = st->etm3_lost == 0 && st->etm3_isync_packets >= 2 && after >= 256
+			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+	} else if (st->etm3_lost * 4 <= st->lost) {
+		st->proto_conf = PFT_PROBE_CONF_LOW; /* loses much less as ETMv3 than as PFT */
+	} else if (!st->etm3_isync_packets) {
+		st->protocol = PFT_PROBE_PROTO_UNKNOWN;
+	}
+}
+
 int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_probe_stream *st)
 {
 	struct score sc[NCAND];
@@ -314,6 +331,7 @@ int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_prob
 	st->bytes = len;
 	for (c = 0; c < PFT_PROBE_NR_OPTS; c++)
 		st->alt_lost[c] = UINT64_MAX;
+	st->etm3_lost = st->etm3_errors = st->etm3_isync_packets = UINT64_MAX;
 	if (len > PFT_PROBE_MAX_STREAM)
 		len = PFT_PROBE_MAX_STREAM;
 	st->probed = len;
@@ -353,6 +371,8 @@ int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_prob
 		st->ts_backwards = b->ts_back;
 		cand_config(best, &st->config);
 		classify(st, b, after);
+		if (st->protocol == PFT_PROBE_PROTO_ETM3)
+			refine_etm3(st, buf, len, after);
 		if (st->protocol == PFT_PROBE_PROTO_PFT)
 			infer_config(st, sc, best, after);
 	}

@@ -99,6 +99,8 @@ int main(void)
 	for (i = 0x10; i <= 0x12; i++) {
 		const struct pft_probe_stream *s = find((uint8_t)i);
 		CHECK(s && s->protocol == PFT_PROBE_PROTO_ETM3);
+		CHECK(s && s->proto_conf == PFT_PROBE_CONF_HIGH); /* decodes as ETMv3 */
+		CHECK(s && s->etm3_lost == 0 && s->lost * 2 > s->bytes);
 	}
 	CHECK_EQ(pft_probe_pft_count(&rep), 1);
 

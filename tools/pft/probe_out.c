@@ -103,6 +103,10 @@ void probe_evidence(const struct pft_probe_stream *s, char *buf, size_t cap)
 	if (s->etm3_isyncs)
 		cat(buf, cap, "; 0x70 (ETMv3 cycle-accurate I-sync, reserved in PFT) after %u A-syncs",
 		    s->etm3_isyncs);
+	if (s->etm3_lost != UINT64_MAX)
+		cat(buf, cap, "; as ETMv3: %llu of those bytes lost, %llu errors, %llu I-syncs",
+		    (unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
+		    (unsigned long long)s->etm3_isync_packets);
 }
 
 /* value of option o as text */
@@ -280,6 +284,10 @@ void probe_print_json(FILE *out, const char *path, const struct pft_probe_report
 			s->asyncs, s->etm4_asyncs, s->stm_asyncs, (unsigned long long)s->lost,
 			(unsigned long long)s->errors, (unsigned long long)s->packets,
 			(unsigned long long)s->isyncs);
+		if (s->etm3_lost != UINT64_MAX)
+			fprintf(out, ",\"etm3_lost\":%llu,\"etm3_errors\":%llu,\"etm3_isyncs\":%llu",
+				(unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
+				(unsigned long long)s->etm3_isync_packets);
 		if (s->protocol == PFT_PROBE_PROTO_PFT) {
 			fprintf(out, ",\"etmcr\":\"0x%08x\",\"etmidr\":\"0x%08x\",\"options\":{",
 				(unsigned)s->config.etmcr, (unsigned)s->config.etmidr);
