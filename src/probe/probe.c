@@ -47,7 +47,7 @@ struct reading {
 	uint64_t major;      /* their bytes */
 	int plausible;
 	uint8_t *stream[128]; /* collected bytes per ID (first PFT_PROBE_MAX_STREAM) */
-	size_t slen[128];
+	size_t slen[128], scap[128];
 };
 
 static void free_reading(struct reading *r)
@@ -77,9 +77,19 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 		r->items++;
 		if (collect && it.id != PFT_FRAME_ID_NULL && r->slen[it.id] < PFT_PROBE_MAX_STREAM) {
 			size_t n = it.len;
-			if (!r->stream[it.id] && !(r->stream[it.id] = malloc(PFT_PROBE_MAX_STREAM))) {
-				k = -PFT_E_NOMEM;
-				break;
+			if (r->slen[it.id] + n > r->scap[it.id]) { /* grow by doubling: memory
+			                                              follows the data */
+				size_t c = r->scap[it.id] ? 2 * r->scap[it.id] : 4096;
+				uint8_t *q;
+				if (c > PFT_PROBE_MAX_STREAM)
+					c = PFT_PROBE_MAX_STREAM;
+				q = realloc(r->stream[it.id], c);
+				if (!q) {
+					k = -PFT_E_NOMEM;
+					break;
+				}
+				r->stream[it.id] = q;
+				r->scap[it.id] = c;
 			}
 			if (n > PFT_PROBE_MAX_STREAM - r->slen[it.id])
 				n = PFT_PROBE_MAX_STREAM - r->slen[it.id];

@@ -115,6 +115,23 @@ if [ "${PFT_TEST_DEB:-0}" = 1 ]; then
 		done
 		dpkg-deb -c "$T"/deb/libpft-dev_*.deb | grep -q 'pkgconfig/libpft.pc' || { echo "FAIL: libpft-dev lacks libpft.pc"; fail=1; }
 		dpkg-deb -c "$T"/deb/pft_*.deb | grep -q 'man1/pft-probe.1' || { echo "FAIL: pft lacks pft-probe.1"; fail=1; }
+		# the packages unpacked into a root: the program builds against
+		# them with their pkg-config file, and the packaged pft runs
+		R="$T/root"
+		for p in libpft0 libpft-dev pft; do dpkg-deb -x "$T"/deb/${p}_*.deb "$R"; done
+		debpc=$(dirname "$(find "$R" -name libpft.pc | head -1)")
+		debflags=$(PKG_CONFIG_PATH="$debpc" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config --cflags --libs libpft)
+		debinc=$(PKG_CONFIG_PATH="$debpc" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config --variable=libdir libpft)
+		# shellcheck disable=SC2086
+		if (cd "$T/user" && cc -std=c11 -Wall -Werror hello_pft.c -o hello_deb $debflags) 2> "$T/cc" &&
+		   out=$(LD_LIBRARY_PATH="$R$debinc" "$T/user/hello_deb" "$PFT_DATA/TC2/cstrace.bin") &&
+		   echo "$out" | grep -q "$want"; then
+			echo "ok   built against the unpacked libpft-dev ($debflags): $out"
+		else
+			echo "FAIL: build against the packages: $(cat "$T/cc") $out"; fail=1
+		fi
+		LD_LIBRARY_PATH="$R$debinc" "$R/usr/bin/pft" probe "$PFT_DATA/TC2/cstrace.bin" > /dev/null ||
+			{ echo "FAIL: the packaged pft probe"; fail=1; }
 	else
 		echo "FAIL: dpkg-buildpackage"; tail -20 "$T/deb.log"; fail=1
 	fi
