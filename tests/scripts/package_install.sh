@@ -121,16 +121,16 @@ if [ "${PFT_TEST_DEB:-0}" = 1 ]; then
 		for p in libpft0 libpft-dev pft; do dpkg-deb -x "$T"/deb/${p}_*.deb "$R"; done
 		debpc=$(dirname "$(find "$R" -name libpft.pc | head -1)")
 		debflags=$(PKG_CONFIG_PATH="$debpc" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config --cflags --libs libpft)
-		debinc=$(PKG_CONFIG_PATH="$debpc" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config --variable=libdir libpft)
+		deblib=$(dirname "$debpc") # .../usr/lib/<triplet>
 		# shellcheck disable=SC2086
 		if (cd "$T/user" && cc -std=c11 -Wall -Werror hello_pft.c -o hello_deb $debflags) 2> "$T/cc" &&
-		   out=$(LD_LIBRARY_PATH="$R$debinc" "$T/user/hello_deb" "$PFT_DATA/TC2/cstrace.bin") &&
+		   out=$(LD_LIBRARY_PATH="$deblib" "$T/user/hello_deb" "$PFT_DATA/TC2/cstrace.bin") &&
 		   echo "$out" | grep -q "$want"; then
 			echo "ok   built against the unpacked libpft-dev ($debflags): $out"
 		else
 			echo "FAIL: build against the packages: $(cat "$T/cc") $out"; fail=1
 		fi
-		LD_LIBRARY_PATH="$R$debinc" "$R/usr/bin/pft" probe "$PFT_DATA/TC2/cstrace.bin" > /dev/null ||
+		LD_LIBRARY_PATH="$deblib" "$R/usr/bin/pft" probe "$PFT_DATA/TC2/cstrace.bin" > /dev/null ||
 			{ echo "FAIL: the packaged pft probe"; fail=1; }
 	else
 		echo "FAIL: dpkg-buildpackage"; tail -20 "$T/deb.log"; fail=1
