@@ -7,7 +7,8 @@
 #     stream and decodes its packets; it must find trace ID 0x13 as PFT with
 #     cycle-accurate trace and 1790 packets without an error;
 #   - the same program linked statically (pkg-config --static);
-#   - the installed pft runs, and every command it lists has a man page.
+#   - the installed pft runs, every command it lists has a man page and a
+#     line in pft(1), and every option its --help defines is in the page.
 # With PFT_TEST_DEB=1 also builds the Debian packages (dpkg-buildpackage
 # -us -uc -b, about a minute and a half) from a copy of the tree and checks
 # what each holds.
@@ -98,6 +99,23 @@ for c in $("$P/bin/pft" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
 		{ echo "FAIL: no man page pft-$c.1 installed"; fail=1; }
 done
 [ -f "$P/share/man/man1/pft.1" ] || { echo "FAIL: no pft.1"; fail=1; }
+# every command is in pft(1), and every option a command's --help defines is
+# in its man page (the input options may be given by reference to pft-dump(1))
+defined() { "$P/bin/pft" "$1" --help | sed -n 's/^  \(-[a-zA-Z], \)\{0,1\}\(--[a-z][a-z0-9-]*\).*/\2/p; /--etmccr V/s/.*/--etmcr --etmccr --etmccer --etmidr --etmtraceidr --etmsyncfr/p' | tr ' ' '\n' | sort -u; }
+if command -v man >/dev/null; then
+	MANWIDTH=250 man -l "$P/share/man/man1/pft.1" > "$T/pft.txt" 2>/dev/null
+	for c in $("$P/bin/pft" --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+		grep -q "^ *$c\b" "$T/pft.txt" || { echo "FAIL: pft(1) does not describe '$c'"; fail=1; }
+		[ "$c" = version ] && continue
+		MANWIDTH=250 man -l "$P/share/man/man1/pft-$c.1" > "$T/m.txt" 2>/dev/null || continue
+		dumpref=$(grep -c 'pft-dump(1)' "$T/m.txt" || true)
+		for o in $(defined "$c"); do
+			grep -q -- "$o\b" "$T/m.txt" && continue
+			[ "$dumpref" -gt 0 ] && defined dump | grep -qx -- "$o" && continue
+			echo "FAIL: pft-$c(1) lacks $o (in pft $c --help)"; fail=1
+		done
+	done
+fi
 if command -v man >/dev/null; then
 	for m in "$P"/share/man/man1/*.1; do
 		MANWIDTH=80 man -l "$m" > /dev/null 2> "$T/man" || { echo "FAIL: man $m"; fail=1; }

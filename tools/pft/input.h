@@ -94,7 +94,8 @@ extern const struct option input_long_options[]; /* ends with { 0 } */
 	"  --source NAME        trace source of a snapshot (e.g. PTM_0)\n"                         \
 	"  --format FMT         capture layout: raw (PTM bytes, one source), frames\n"             \
 	"                       (CoreSight 16-byte frames) or tpiu (frames with FSYNC/HSYNC);\n"   \
-	"                       default: the snapshot's, else frames with --id, else raw\n"        \
+	"                       default: the snapshot's, else frames with --id, else what\n"      \
+	"                       the bytes say (pft probe: layout, PFT trace ID, options)\n"       \
 	"PTM configuration (default: a PFTv1.1 PTM as on Cortex-A15, ETMCR=0, or the\n"            \
 	"snapshot's registers; raw values first, then the named flags):\n"                       \
 	"  --etmcr V  --etmccr V  --etmccer V  --etmidr V  --etmtraceidr V  --etmsyncfr V\n"      \
