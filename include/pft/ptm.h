@@ -48,8 +48,7 @@ struct pft_ptm_params {
 	uint32_t out_bytes;       /* output buffer the caller reads from (default 1 MiB);
 	                             when it is full the FIFO cannot drain */
 	uint8_t return_stack_depth; /* 0..15, default 15 (spec 4.13) */
-	uint8_t wpu_thumb32_upper;  /* reserved, 0 */
-	uint8_t reserved[2];
+	uint8_t reserved[3];
 };
 
 /* Defaults: unbounded FIFO, instant drain, 1 MiB output, return stack 15. */
