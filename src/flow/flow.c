@@ -100,7 +100,8 @@ void pft_flow_decoder_resync(struct pft_flow_decoder *d)
 	if (!d)
 		return;
 	pft_pkt_decoder_resync(d->pkt);
-	d->qn = 0;
+	if (!d->q_overflow)
+		d->qn = 0;
 	d->have_pkt = 0;
 	d->walk.mode = WALK_NONE;
 	d->synced = 0;
@@ -372,9 +373,11 @@ static int fetch(struct pft_flow_decoder *d)
 static int next_item(struct pft_flow_decoder *d, struct pft_flow_item *item)
 {
 	for (;;) {
-		if (d->q_overflow)
-			return -PFT_E_INTERNAL;
 		if (d->qn) {
+			/* an overflow leaves the queue full (even across a
+			 * resync): every later call comes here and fails */
+			if (d->q_overflow)
+				return -PFT_E_INTERNAL;
 			*item = d->q[d->qhead];
 			d->qhead = (d->qhead + 1) % FLOW_QCAP;
 			d->qn--;

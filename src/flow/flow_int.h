@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Flow decoder internals, the floor below both flow files: the decoder
- * object, the output queue (pft_flow_emit) and the state update a branch
- * target makes.  flow_walk.c (walking the program image for atoms,
- * branches and waypoint updates) stands on it; flow.c (input, one handler
- * per packet type, the entry points) stands on both. */
+/* Flow decoder internals: the decoder object and the output queue
+ * (pft_flow_emit).  The files stand on floors: flow_state.c (the state
+ * update a branch target makes), flow_walk.c (walking the program image for
+ * atoms, branches and waypoint updates), flow.c (input, one handler per
+ * packet type, the entry points); each calls only those before it. */
 #ifndef PFT_FLOW_INT_H
 #define PFT_FLOW_INT_H
 
@@ -75,7 +75,6 @@ struct pft_flow_decoder {
 	/* Set if a step ever emitted more than the queue holds (a bug in
 	 * libpft): pft_flow_decoder_next then fails with -PFT_E_INTERNAL. */
 	uint8_t q_overflow;
-	struct pft_flow_item q_spill; /* where such an item goes */
 	/* The caller's item during pft_flow_decoder_next: the first item a step emits
 	 * goes straight there (no queue copy); NULL once filled. */
 	struct pft_flow_item *direct;
@@ -106,13 +105,11 @@ static inline struct pft_flow_item *pft_flow_emit(struct pft_flow_decoder *d,
 		 * events that go with it.  The queue holds FLOW_QCAP; more is a
 		 * bug, reported, never an item silently overwritten. */
 		assert(d->qn < FLOW_QCAP);
-		if (d->qn < FLOW_QCAP) {
-			it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
+		it = &d->q[(d->qhead + d->qn) % FLOW_QCAP];
+		if (d->qn < FLOW_QCAP)
 			d->qn++;
-		} else {
-			d->q_overflow = 1;
-			it = &d->q_spill;
-		}
+		else
+			d->q_overflow = 1; /* nothing queued is returned any more */
 	}
 	/* a structure copy, not memset: compilers turn a memset of this size
 	 * into `rep stos`, slow to start, once per item */
@@ -148,33 +145,8 @@ void pft_flow_walk_start(struct pft_flow_decoder *d, enum walk_mode mode, int ta
 void pft_flow_walk_step(struct pft_flow_decoder *d);
 
 /* Apply a branch packet's target (d->cur) to CurrentState/LastState and
- * report Jazelle entry and NS/Hyp changes.  Used by the walk (flow_walk.c)
- * and the exception handler (flow.c), so it lives below both. */
-static inline void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report)
-{
-	const struct pft_packet *p = &d->cur;
-	uint8_t ns = d->cs.ns, hyp = d->cs.hyp;
-
-	d->cs.addr = p->address;
-	d->cs.isa = p->isa;
-	d->cs.addr_valid = 1;
-	if (p->flags & PFT_PKT_F_E0)
-		d->cs.ns = (p->flags & PFT_PKT_F_NS) ? 1 : 0;
-	if (p->flags & PFT_PKT_F_E1)
-		d->cs.hyp = (p->flags & PFT_PKT_F_HYP) ? 1 : 0;
-	d->ls.addr = d->cs.addr;
-	d->ls.isa = d->cs.isa;
-	d->ls.ns = d->cs.ns;
-	d->ls.hyp = d->cs.hyp;
-	if (report && (ns != d->cs.ns || hyp != d->cs.hyp))
-		pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_SECURITY);
-	if (report && p->isa == PFT_ISA_JAZELLE) {
-		struct pft_flow_item *it = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_JAZELLE);
-
-		it->flags |= PFT_FLOW_F_ADDR;
-		it->addr = p->address;
-		it->isa = PFT_ISA_JAZELLE;
-	}
-}
+ * report Jazelle entry and NS/Hyp changes (flow_state.c: used by the walk
+ * and the exception handler, so it sits below both). */
+void pft_flow_take_branch_target(struct pft_flow_decoder *d, int report);
 
 #endif

@@ -18,7 +18,7 @@ const char *pft_wp_class_name(enum pft_wp_class c)
 
 int pft_isa_thumb_size(uint32_t hw1)
 {
-	return (hw1 & 0xF800u) >= 0xE800u ? 4 : 2;
+	return pft_isa_t32_is_32bit(hw1) ? 4 : 2;
 }
 
 int pft_isa_decode(enum pft_isa isa, uint64_t addr, const uint8_t *bytes, size_t avail,
@@ -58,7 +58,7 @@ int pft_isa_decode(enum pft_isa isa, uint64_t addr, const uint8_t *bytes, size_t
 			return -PFT_E_NOMAP;
 		}
 		hw1 = (uint32_t)bytes[0] | (uint32_t)bytes[1] << 8;
-		if (pft_isa_thumb_size(hw1) == 2) {
+		if (!pft_isa_t32_is_32bit(hw1)) {
 			out->opcode = hw1;
 			out->size = 2;
 			pft_isa_decode_t16(hw1, addr, isa, opts, out);

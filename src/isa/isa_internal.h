@@ -7,6 +7,14 @@
 
 #define PFT_COND_AL 14u
 
+/* The T32 size rule (one place; pft_isa_thumb_size is its public face):
+ * a first halfword of 0b11101, 0b11110 or 0b11111 starts a 32-bit
+ * instruction. */
+static inline int pft_isa_t32_is_32bit(uint32_t hw1)
+{
+	return (hw1 & 0xF800u) >= 0xE800u;
+}
+
 /* Sign-extend the low `bits` bits of v. */
 static inline int64_t pft_isa_sext(uint32_t v, unsigned bits)
 {
