@@ -98,7 +98,8 @@ static int build(struct pft_cov *c)
 				it_begin(&it, in);
 		}
 	}
-	qsort(c->table, c->ntable, sizeof(*c->table), cmp_insn);
+	if (c->ntable) /* qsort(NULL, 0, ...) is undefined */
+		qsort(c->table, c->ntable, sizeof(*c->table), cmp_insn);
 	cov_hash_clear(&c->table_hash);
 	for (k = 0; k < c->ntable; k++)
 		if (cov_hash_put(&c->table_hash, c->table[k].addr, k) < 0)
@@ -110,7 +111,8 @@ static int build(struct pft_cov *c)
 		if (!c->sorted_edges)
 			return -PFT_E_NOMEM;
 		memcpy(c->sorted_edges, c->edges, c->nedges * sizeof(*c->edges));
-		qsort(c->sorted_edges, c->nedges, sizeof(*c->sorted_edges), cmp_edge);
+		if (c->nedges) /* qsort(NULL, 0, ...) is undefined */
+			qsort(c->sorted_edges, c->nedges, sizeof(*c->sorted_edges), cmp_edge);
 	}
 	c->table_ok = 1;
 	return 0;

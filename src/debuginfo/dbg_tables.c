@@ -180,10 +180,14 @@ void dbg_sort(struct pft_dbg *d)
 {
 	if (!d->dirty)
 		return;
-	qsort(d->syms, d->n_syms, sizeof(*d->syms), cmp_sym);
-	qsort(d->maps, d->n_maps, sizeof(*d->maps), cmp_map);
-	qsort(d->rows, d->n_rows, sizeof(*d->rows), cmp_row);
-	qsort(d->funcs, d->n_funcs, sizeof(*d->funcs), cmp_func);
+	if (d->n_syms) /* qsort(NULL, 0, ...) is undefined */
+		qsort(d->syms, d->n_syms, sizeof(*d->syms), cmp_sym);
+	if (d->n_maps) /* qsort(NULL, 0, ...) is undefined */
+		qsort(d->maps, d->n_maps, sizeof(*d->maps), cmp_map);
+	if (d->n_rows) /* qsort(NULL, 0, ...) is undefined */
+		qsort(d->rows, d->n_rows, sizeof(*d->rows), cmp_row);
+	if (d->n_funcs) /* qsort(NULL, 0, ...) is undefined */
+		qsort(d->funcs, d->n_funcs, sizeof(*d->funcs), cmp_func);
 	d->dirty = 0;
 }
 

@@ -70,7 +70,8 @@ static int map_insert(struct pft_image *img, uint64_t first, uint64_t last,
 	out[n].last = last;
 	out[n].data = data;
 	n++;
-	qsort(out, n, sizeof(*out), seg_cmp);
+	if (n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(out, n, sizeof(*out), seg_cmp);
 	free(img->segs);
 	img->segs = out;
 	img->nsegs = n;

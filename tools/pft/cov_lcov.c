@@ -32,7 +32,8 @@ static void write_file(FILE *f, const struct cov_ctx *c, struct cov_file *cf)
 	uint32_t i, k, lf = 0, lh = 0, brf = 0, brh = 0, fnh = 0;
 
 	fprintf(f, "TN:%s\nSF:%s\n", c->test_name ? c->test_name : "", cf->path);
-	qsort(cf->funcs, cf->nfuncs, sizeof(*cf->funcs), cmp_func);
+	if (cf->nfuncs) /* qsort(NULL, 0, ...) is undefined */
+		qsort(cf->funcs, cf->nfuncs, sizeof(*cf->funcs), cmp_func);
 	for (i = 0; i < cf->nfuncs; i++)
 		fprintf(f, "FN:%u,%s\n", cf->funcs[i].line, cf->funcs[i].name);
 	for (i = 0; i < cf->nfuncs; i++) {

@@ -194,7 +194,8 @@ int cov_lines_build(const struct cov_ctx *c, struct cov_files *out)
 		for (k = 0; k < out->f[i].nlines; k++)
 			if (!out->f[i].lines[k].count)
 				out->f[i].lines[k].count = out->f[i].lines[k].most;
-	qsort(pend, npend, sizeof(*pend), cmp_pend);
+	if (npend) /* qsort(NULL, 0, ...) is undefined */
+		qsort(pend, npend, sizeof(*pend), cmp_pend);
 	for (k = 0; k < npend; k++) {
 		struct cov_file *f = &out->f[pend[k].file];
 		struct cov_line *ln = &f->lines[pend[k].line];

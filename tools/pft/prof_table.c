@@ -48,7 +48,8 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 	}
 	sortc.m = m;
 	sortc.w = w;
-	qsort(ord, n, sizeof(*ord), by_cost);
+	if (n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(ord, n, sizeof(*ord), by_cost);
 	fprintf(f, "# pft profile: %" PRIu64 " instructions", m->total[PROF_W_INSNS]);
 	if (m->has_cc)
 		fprintf(f, ", %" PRIu64 " cycles", m->total[PROF_W_CYCLES]);
