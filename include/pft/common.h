@@ -117,6 +117,45 @@ struct pft_config {
 /* ETMTRACEIDR (§3.16.35). */
 #define PFT_ETMTRACEIDR_MASK          0x7Fu
 
+/* Register numbers (spec Table 3-16), as snapshot [regs] keys and the
+ * software PTM's register file number them; names in src/snapshot/snap_regs.c. */
+#define PFT_PTM_ETMCR        0x000
+#define PFT_PTM_ETMCCR       0x001
+#define PFT_PTM_ETMTRIGGER   0x002
+#define PFT_PTM_ETMSR        0x004
+#define PFT_PTM_ETMSCR       0x005
+#define PFT_PTM_ETMTSSCR     0x006
+#define PFT_PTM_ETMTEEVR     0x008
+#define PFT_PTM_ETMTECR1     0x009
+#define PFT_PTM_ETMFFLR      0x00B
+#define PFT_PTM_ETMACVR(n)   (0x010 + (n) - 1)   /* n = 1..16 */
+#define PFT_PTM_ETMACTR(n)   (0x020 + (n) - 1)
+#define PFT_PTM_ETMCNTRLDVR(n) (0x050 + (n) - 1) /* n = 1..4 */
+#define PFT_PTM_ETMCNTENR(n)   (0x054 + (n) - 1)
+#define PFT_PTM_ETMCNTRLDEVR(n) (0x058 + (n) - 1)
+#define PFT_PTM_ETMCNTVR(n)    (0x05C + (n) - 1)
+#define PFT_PTM_ETMSQ12EVR   0x060
+#define PFT_PTM_ETMSQ21EVR   0x061
+#define PFT_PTM_ETMSQ23EVR   0x062
+#define PFT_PTM_ETMSQ31EVR   0x063
+#define PFT_PTM_ETMSQ32EVR   0x064
+#define PFT_PTM_ETMSQ13EVR   0x065
+#define PFT_PTM_ETMSQR       0x067
+#define PFT_PTM_ETMEXTOUTEVR(n) (0x068 + (n) - 1) /* n = 1..4 */
+#define PFT_PTM_ETMCIDCVR(n) (0x06C + (n) - 1)    /* n = 1..3 */
+#define PFT_PTM_ETMCIDCMR    0x06F
+#define PFT_PTM_ETMSYNCFR    0x078
+#define PFT_PTM_ETMIDR       0x079
+#define PFT_PTM_ETMCCER      0x07A
+#define PFT_PTM_ETMEXTINSEL  0x07B
+#define PFT_PTM_ETMTESSEICR  0x07C
+#define PFT_PTM_ETMEIBCR     0x07D
+#define PFT_PTM_ETMTSEVR     0x07E
+#define PFT_PTM_ETMAUXCR     0x07F
+#define PFT_PTM_ETMTRACEIDR  0x080
+#define PFT_PTM_ETMVMIDCVR   0x090
+#define PFT_PTM_NR_REGS      0x091
+
 /* Defaults: a PFTv1.1 PTM as on Cortex-A15 (ETMIDR 0x411CF312, ETMCCER
  * 0x34C01AC2, ETMCCR 0x8D294004), ETMCR 0 (no CA, no timestamps, no context
  * ID), trace ID 0x10, ETMSYNCFR 0x400. */

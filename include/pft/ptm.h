@@ -106,43 +106,7 @@ PFT_API int pft_ptm_set_reg_by_name(struct pft_ptm *ptm, const char *name, uint3
  * then); or a pft_ptm_set_reg error. */
 PFT_API int pft_ptm_load_ini_regs(struct pft_ptm *ptm, const char *text, size_t len);
 
-/* Register numbers (Table 3-16) */
-#define PFT_PTM_ETMCR        0x000
-#define PFT_PTM_ETMCCR       0x001
-#define PFT_PTM_ETMTRIGGER   0x002
-#define PFT_PTM_ETMSR        0x004
-#define PFT_PTM_ETMSCR       0x005
-#define PFT_PTM_ETMTSSCR     0x006
-#define PFT_PTM_ETMTEEVR     0x008
-#define PFT_PTM_ETMTECR1     0x009
-#define PFT_PTM_ETMFFLR      0x00B
-#define PFT_PTM_ETMACVR(n)   (0x010 + (n) - 1)   /* n = 1..16 */
-#define PFT_PTM_ETMACTR(n)   (0x020 + (n) - 1)
-#define PFT_PTM_ETMCNTRLDVR(n) (0x050 + (n) - 1) /* n = 1..4 */
-#define PFT_PTM_ETMCNTENR(n)   (0x054 + (n) - 1)
-#define PFT_PTM_ETMCNTRLDEVR(n) (0x058 + (n) - 1)
-#define PFT_PTM_ETMCNTVR(n)    (0x05C + (n) - 1)
-#define PFT_PTM_ETMSQ12EVR   0x060
-#define PFT_PTM_ETMSQ21EVR   0x061
-#define PFT_PTM_ETMSQ23EVR   0x062
-#define PFT_PTM_ETMSQ31EVR   0x063
-#define PFT_PTM_ETMSQ32EVR   0x064
-#define PFT_PTM_ETMSQ13EVR   0x065
-#define PFT_PTM_ETMSQR       0x067
-#define PFT_PTM_ETMEXTOUTEVR(n) (0x068 + (n) - 1) /* n = 1..4 */
-#define PFT_PTM_ETMCIDCVR(n) (0x06C + (n) - 1)    /* n = 1..3 */
-#define PFT_PTM_ETMCIDCMR    0x06F
-#define PFT_PTM_ETMSYNCFR    0x078
-#define PFT_PTM_ETMIDR       0x079
-#define PFT_PTM_ETMCCER      0x07A
-#define PFT_PTM_ETMEXTINSEL  0x07B
-#define PFT_PTM_ETMTESSEICR  0x07C
-#define PFT_PTM_ETMEIBCR     0x07D
-#define PFT_PTM_ETMTSEVR     0x07E
-#define PFT_PTM_ETMAUXCR     0x07F
-#define PFT_PTM_ETMTRACEIDR  0x080
-#define PFT_PTM_ETMVMIDCVR   0x090
-#define PFT_PTM_NR_REGS      0x091
+/* Register numbers: PFT_PTM_ETM* and PFT_PTM_NR_REGS in pft/common.h. */
 
 /* Event encoding helpers (Table 3-7, 3-8): function, resource B, resource A. */
 #define PFT_PTM_EVENT(fn, b, a) ((((uint32_t)(fn) & 7u) << 14) | (((uint32_t)(b) & 0x7Fu) << 7) | ((uint32_t)(a) & 0x7Fu))

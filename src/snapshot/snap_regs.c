@@ -6,7 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pft/ptm.h"
+#include "pft/common.h"
 #include "snapshot/snap_regs.h"
 
 struct reg_name {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ETM/PTM registers as snapshot device inis write them: the one table of
- * register names and numbers (spec Table 3-16, numbers from pft/ptm.h),
+ * register names and numbers (spec Table 3-16, numbers from pft/common.h),
  * the key syntax "NAME", "NAME(0xNUM)", "NAME(id:0xNUM,size:32)", and the
  * reading of [regs] sections.  Used by the snapshot reader (snapshot.c) and
  * by the software PTM (pft_ptm_load_ini_regs); calls nothing above ini.c. */

@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "pft/ptm.h"
 #include "pft/snapshot.h"
 #include "snapshot/ini.h"
 #include "snapshot/snap_regs.h"
