@@ -39,6 +39,7 @@ LAYERS = [
     "isa",
     "image",
     "flow",
+    "etm3flow",  # the ETMv3 instruction flow: etm3 packets against the image, flow items
     "snapshot",  # below ptm: the one ini reader and register table
     "ptm",
     "probe",

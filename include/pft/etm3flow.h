@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* libpft ETMv3 instruction flow (pft_etm3_flow_): ETMv3 packets (etm3.h)
+ * walked against a program image, giving the same struct pft_flow_item
+ * ranges and events as the PFT flow decoder (flow.h), so that everything
+ * above the flow serves both protocols.
+ *
+ *     fl = pft_etm3_flow_alloc(&cfg, img);
+ *     for each packet from pft_etm3_decoder_next():
+ *         pft_etm3_flow_put_packet(fl, &pkt);
+ *         while (pft_etm3_flow_next(fl, &it, sizeof it) == 0)
+ *             use(&it);                (then -PFT_E_AGAIN)
+ *
+ * ETMv3 traces every instruction: each atom of a P-header is one
+ * instruction, E when it executed (passed its condition), N when its
+ * condition failed.  So every range holds exactly one instruction: its
+ * end_kind is PFT_RANGE_NOT_TAKEN for an N atom, PFT_RANGE_TAKEN for an E
+ * atom on a branch (the next address from the instruction, or from the
+ * branch packet that follows an indirect branch), PFT_RANGE_MORE otherwise;
+ * in cycle-accurate mode its cycles are those of that instruction (the W
+ * marks since the previous atom).  Layout and rules: doc/etm3.md. */
+#ifndef PFT_ETM3FLOW_H
+#define PFT_ETM3FLOW_H
+
+#include "pft/etm3.h"
+#include "pft/flow.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct pft_image;
+struct pft_etm3_flow;
+
+/* NULL if out of memory or cfg fails pft_etm3_config_features().  img is
+ * borrowed (NULL: nothing is readable). */
+PFT_API struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_config *cfg,
+						  const struct pft_image *img);
+PFT_API void pft_etm3_flow_free(struct pft_etm3_flow *fl);
+
+/* The next packet of the stream, in order (UNSYNCED and ERROR items
+ * included).  All items of the previous packet must have been pulled
+ * (else -PFT_E_INVAL). */
+PFT_API int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt);
+
+/* Next item: 0, or -PFT_E_AGAIN when the packet is used up.  size is
+ * sizeof *item.  A range's insns stay valid until the next call. */
+PFT_API int pft_etm3_flow_next(struct pft_etm3_flow *fl, struct pft_flow_item *item, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The ETMv3 instruction flow against ARM DS-5's decode of the same trace:
+ * TC2 (data/TC2) trace IDs 0x10, 0x11, 0x12, three Cortex-A7 ETMv3.5
+ * sources, cycle-accurate.  DS-5's rows (data/TC2/ds5-dumps/etmv3_0xNN.txt)
+ * are compared one by one with the flow's ranges (one instruction each):
+ * address, cycle count and condition-fail mark; the instruction count must
+ * be equal too. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "pft/etm3flow.h"
+#include "pft/frame.h"
+#include "pft/image.h"
+
+struct row {
+	uint32_t addr, cycles;
+	int fail;
+};
+
+/* DS-5's other rows: 'c' Cycle Count (value), 'o' Tracing enabled, 'r'
+ * Return from exception, 't' Timestamp (value); at = instruction rows
+ * before it. */
+struct ev {
+	char kind;
+	uint64_t value, at;
+};
+
+struct evs {
+	struct ev v[1024];
+	size_t n;
+};
+
+static void ev_add(struct evs *e, char kind, uint64_t value, uint64_t at)
+{
+	if (e->n < 1024)
+		e->v[e->n++] = (struct ev){ kind, value, at };
+}
+
+static size_t ds5_rows(const char *path, struct row **out, struct evs *ev)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	size_t n = 0, cap = 0;
+	struct row *v = NULL;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f)) {
+		char *fld[8] = { 0 }, *p = line;
+		int k = 0;
+		if (!strncmp(line, "Cycle Count\t", 12))
+			ev_add(ev, 'c', strtoull(line + 15, NULL, 10), n);
+		else if (strstr(line, "\tTracing enabled"))
+			ev_add(ev, 'o', 0, n);
+		else if (strstr(line, "\tReturn from exception"))
+			ev_add(ev, 'r', 0, n);
+		else if (!strncmp(line, "Timestamp\t", 10) && strstr(line, "Timestamp: "))
+			ev_add(ev, 't', strtoull(strstr(line, "Timestamp: ") + 11, NULL, 10), n);
+		if (strncmp(line, "Instruction\t", 12))
+			continue;
+		while (k < 8 && p) {
+			fld[k++] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (k < 7 || (strncmp(fld[2], "S:0x", 4) && strncmp(fld[2], "N:0x", 4)))
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 4096;
+			v = realloc(v, cap * sizeof(*v));
+			if (!v)
+				exit(2);
+		}
+		v[n].addr = (uint32_t)strtoul(fld[2] + 4, NULL, 16);
+		v[n].cycles = (uint32_t)strtoul(fld[4], NULL, 10);
+		v[n].fail = k >= 8 && !strncmp(fld[7], "fail", 4);
+		n++;
+	}
+	fclose(f);
+	*out = v;
+	return n;
+}
+
+static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, unsigned id,
+		     size_t min_rows)
+{
+	char path[1024], name[64];
+	struct row *ds5 = NULL;
+	size_t nds5, nmine = 0, bad = 0;
+	uint8_t *stream = malloc(caplen);
+	int64_t slen;
+	struct pft_config cfg;
+	struct pft_etm3_decoder *d;
+	struct pft_etm3_flow *fl;
+	struct pft_etm3_packet p;
+	struct pft_flow_item it;
+	uint64_t events[PFT_EV_NR] = { 0 };
+	static struct evs dev, mev;
+	size_t i, evbad = 0;
+
+	snprintf(name, sizeof name, "TC2/ds5-dumps/etmv3_0x%02x.txt", id);
+	dev.n = mev.n = 0;
+	nds5 = ds5_rows(check_data_path(path, sizeof path, name), &ds5, &dev);
+	CHECK(nds5 >= min_rows);
+	slen = pft_frame_extract(PFT_FRAME_CORESIGHT, (uint8_t)id, cap, caplen, stream, caplen, NULL);
+	CHECK(slen > 0);
+	pft_config_init(&cfg);
+	cfg.etmcr = 0x10001860u;
+	cfg.etmidr = 0x410CF250u;
+	cfg.etmccer = 0x344008F2u;
+	cfg.etmtraceidr = id;
+	d = pft_etm3_decoder_alloc(&cfg);
+	fl = pft_etm3_flow_alloc(&cfg, img);
+	CHECK(d && fl);
+	if (!d || !fl || slen <= 0)
+		return;
+	pft_etm3_decoder_feed(d, stream, (size_t)slen);
+	pft_etm3_decoder_end(d);
+	while (pft_etm3_decoder_next(d, &p, sizeof p) == 0) {
+		CHECK_EQ(pft_etm3_flow_put_packet(fl, &p), 0);
+		while (pft_etm3_flow_next(fl, &it, sizeof it) == 0) {
+			if (it.kind != PFT_FLOW_RANGE) {
+				events[it.type]++;
+				if (it.type == PFT_EV_TRACE_ON && it.reason != PFT_ISYNC_PERIODIC) {
+					ev_add(&mev, 'c', it.cycles, it.index);
+					ev_add(&mev, 'o', 0, it.index);
+				} else if (it.type == PFT_EV_EXCEPTION_RETURN) {
+					ev_add(&mev, 'r', 0, it.index);
+				} else if (it.type == PFT_EV_TIMESTAMP && events[PFT_EV_TRACE_ON]) {
+					/* DS-5 lists no timestamp before the first I-sync */
+					ev_add(&mev, 't', it.value, it.index);
+				}
+				continue;
+			}
+			if (nmine < nds5 &&
+			    (ds5[nmine].addr != it.addr || ds5[nmine].cycles != it.cycles ||
+			     ds5[nmine].fail != (it.end_kind == PFT_RANGE_NOT_TAKEN))) {
+				if (bad++ < 5)
+					fprintf(stderr, "0x%02x row %zu: DS-5 %08x cycles %u%s, pft %08llx cycles %u%s (offset %llu)\n",
+						id, nmine, ds5[nmine].addr, ds5[nmine].cycles,
+						ds5[nmine].fail ? " fail" : "", (unsigned long long)it.addr,
+						it.cycles, it.end_kind == PFT_RANGE_NOT_TAKEN ? " fail" : "",
+						(unsigned long long)it.offset);
+			}
+			nmine++;
+		}
+	}
+	printf("trace ID 0x%02x: DS-5 %zu instructions, pft %zu, %zu differ; events: trace_on %llu, "
+	       "no_address %llu, mem_nacc %llu, exception_return %llu, timestamp %llu\n",
+	       id, nds5, nmine, bad, (unsigned long long)events[PFT_EV_TRACE_ON],
+	       (unsigned long long)events[PFT_EV_NO_ADDRESS], (unsigned long long)events[PFT_EV_MEM_NACC],
+	       (unsigned long long)events[PFT_EV_EXCEPTION_RETURN],
+	       (unsigned long long)events[PFT_EV_TIMESTAMP]);
+	for (i = 0; i < dev.n && i < mev.n; i++) {
+		if (dev.v[i].kind != mev.v[i].kind || dev.v[i].value != mev.v[i].value ||
+		    dev.v[i].at != mev.v[i].at) {
+			if (evbad++ < 5)
+				fprintf(stderr, "0x%02x event %zu: DS-5 %c %llu after %llu instructions, pft %c %llu after %llu\n",
+					id, i, dev.v[i].kind, (unsigned long long)dev.v[i].value,
+					(unsigned long long)dev.v[i].at, mev.v[i].kind,
+					(unsigned long long)mev.v[i].value, (unsigned long long)mev.v[i].at);
+		}
+	}
+	printf("trace ID 0x%02x: DS-5 %zu events (trace on with its cycle count, exception return, "
+	       "timestamp), pft %zu, %zu differ\n", id, dev.n, mev.n, evbad);
+	CHECK_EQ(nmine, nds5);
+	CHECK_EQ(bad, 0);
+	CHECK_EQ(dev.n, mev.n);
+	CHECK_EQ(evbad, 0);
+	pft_etm3_flow_free(fl);
+	pft_etm3_decoder_free(d);
+	free(stream);
+	free(ds5);
+}
+
+int main(void)
+{
+	char path[1024];
+	size_t len = 0;
+	uint8_t *cap = check_read_file(check_data_path(path, sizeof path, "TC2/cstrace.bin"), &len);
+	struct pft_image *img = pft_image_alloc();
+
+	CHECK(cap && img);
+	if (!cap || !img)
+		return check_report();
+	CHECK(pft_image_add_file(img, check_data_path(path, sizeof path, "TC2/kernel_dump.bin"),
+				 0xC0008000u, 0, 0) > 0);
+	check_id(cap, len, img, 0x10, 6000);
+	check_id(cap, len, img, 0x11, 6000);
+	check_id(cap, len, img, 0x12, 1000);
+	pft_image_free(img);
+	free(cap);
+	return check_report();
+}
