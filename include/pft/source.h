@@ -28,8 +28,8 @@
  * trace ID is given and raw otherwise.
  *
  * Memory stays bounded whatever the input size: the capture is read in
- * chunks of PFT_SOURCE_CHUNK bytes (a regular file is mapped and handed to
- * the frame deformatter a chunk at a time).  A regular file or a buffer in
+ * chunks of PFT_SOURCE_CHUNK bytes (a buffer in memory is handed out in
+ * place).  A regular file or a buffer in
  * frame format is first scanned once (de-formatting only, nothing kept) for
  * the trace IDs it holds, so that the choice of ID, an absent ID and the
  * stream length are known at open.  A pipe cannot be read twice: the first

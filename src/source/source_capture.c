@@ -1,14 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Trace sources, bottom floor: the capture's bytes in chunks of
- * PFT_SOURCE_CHUNK.  A regular file is mapped (pages behind the reader are
- * given back, so the resident size stays one chunk or so); a pipe is read
- * with large reads gathered into chunks; a caller's buffer is used as is. */
-#define _DEFAULT_SOURCE
+ * PFT_SOURCE_CHUNK.  A file or a pipe is read with large reads gathered
+ * into chunks; a caller's buffer is handed out in place (no copy).
+ *
+ * A regular file is read, not mapped: mapping it and giving the pages
+ * behind the reader back (to keep the resident size bounded) measured
+ * slower than 1 MiB reads into one buffer the deformatter then finds in
+ * the cache (pft dump of a 64 MiB capture: 0.207-0.220 s against
+ * 0.199-0.206 s of CPU). */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,19 +32,8 @@ void source_capture_set_fd(struct pft_source *s, int fd)
 
 	s->fd = fd;
 	s->size = -1;
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && lseek(fd, 0, SEEK_CUR) == 0) {
+	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && lseek(fd, 0, SEEK_CUR) == 0)
 		s->size = (int64_t)sb.st_size;
-		if (sb.st_size > 0 && (uint64_t)sb.st_size <= SIZE_MAX) {
-			void *m = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-
-			if (m != MAP_FAILED) {
-				madvise(m, (size_t)sb.st_size, MADV_SEQUENTIAL);
-				s->map = m;
-				s->map_len = (size_t)sb.st_size;
-				s->mapped = 1;
-			}
-		}
-	}
 }
 
 /* 0, or -PFT_E_IO with errno set. */
@@ -53,19 +46,6 @@ int source_capture_open_path(struct pft_source *s, const char *path)
 	s->own_fd = fd != STDIN_FILENO;
 	source_capture_set_fd(s, fd);
 	return 0;
-}
-
-/* Give the pages of the chunk before back (a mapped file only). */
-static void drop_behind(struct pft_source *s)
-{
-	long pg = sysconf(_SC_PAGESIZE);
-	size_t end;
-
-	if (!s->mapped || !s->cdata || pg <= 0)
-		return;
-	end = (size_t)(s->cdata - s->map) & ~((size_t)pg - 1);
-	if (end)
-		madvise((void *)(uintptr_t)s->map, end, MADV_DONTNEED);
 }
 
 static int read_fd(struct pft_source *s)
@@ -100,7 +80,6 @@ int source_capture_read(struct pft_source *s)
 	if (s->map) {
 		size_t n = s->map_len - s->map_pos;
 
-		drop_behind(s);
 		if (n > PFT_SOURCE_CHUNK)
 			n = PFT_SOURCE_CHUNK;
 		s->cdata = s->map + s->map_pos;
@@ -136,13 +115,10 @@ int source_capture_rewind(struct pft_source *s)
 
 void source_capture_close(struct pft_source *s)
 {
-	if (s->mapped)
-		munmap((void *)(uintptr_t)s->map, s->map_len);
 	if (s->own_fd && s->fd >= 0)
 		close(s->fd);
 	free(s->cbuf);
 	s->map = NULL;
-	s->mapped = 0;
 	s->fd = -1;
 	s->cbuf = NULL;
 }

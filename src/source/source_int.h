@@ -4,7 +4,7 @@
  *   source.c          entry points: open (path, fd, memory), next, finish, info
  *   source_choose.c   which snapshot source, which trace ID, the first chunk
  *   source_stream.c   the chosen ID's bytes in chunks, the capture offset map
- *   source_capture.c  capture bytes in chunks: reads, or a mapped file/buffer */
+ *   source_capture.c  capture bytes in chunks: reads, or a buffer in place */
 #ifndef PFT_SOURCE_INT_H
 #define PFT_SOURCE_INT_H
 
@@ -17,11 +17,10 @@ struct source_segment { /* stream bytes [stream, next.stream) sit at capture, ca
 
 struct pft_source {
 	/* the capture (source_capture.c) */
-	int fd;                    /* read from, or -1 (mapped / memory) */
+	int fd;                    /* read from, or -1 (a buffer in memory) */
 	int own_fd;                /* close it at the end */
-	const uint8_t *map;        /* the whole capture: a mapped file or the caller's buffer */
+	const uint8_t *map;        /* the whole capture: the caller's buffer, or NULL */
 	size_t map_len, map_pos;
-	int mapped;                /* map is ours (munmap) */
 	int64_t size;              /* capture length, -1 for a pipe */
 	uint8_t *cbuf;             /* read buffer (fd) */
 	const uint8_t *cdata;      /* the current capture chunk */
