@@ -6,16 +6,12 @@
 #include "pkt_vec.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
-
-#ifndef PFT_SOURCE_DEFAULT
-#define PFT_SOURCE_DEFAULT ".."
-#endif
+#include "vec_files.h"
 
 struct name {
 	const char *s;
@@ -307,50 +303,19 @@ static void load_file(const char *path, struct pkt_vec **vs, size_t *n, size_t *
 	fclose(f);
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 struct pkt_vec *pkt_vec_load(char **files, int nfiles, size_t *n)
 {
 	struct pkt_vec *vs = NULL;
 	size_t cap = 0, min = nfiles > 0 ? 1 : PKT_VEC_MIN;
+	char **all = nfiles > 0 ? NULL : vec_files("packet");
 	int i;
 
 	*n = 0;
-	if (nfiles > 0) {
-		for (i = 0; i < nfiles; i++)
-			load_file(files[i], &vs, n, &cap);
-	} else {
-		const char *src = getenv("PFT_SOURCE");
-		char dir[1024], path[2048];
-		char *names[256];
-		struct dirent *de;
-		DIR *dp;
-		int k = 0;
-
-		snprintf(dir, sizeof(dir), "%s/tests/vectors/packet",
-			 src && *src ? src : PFT_SOURCE_DEFAULT);
-		dp = opendir(dir);
-		if (!dp) {
-			bad_line(dir, 0, "cannot open the packet vectors folder");
-			return NULL;
-		}
-		while ((de = readdir(dp)) != NULL && k < 256) {
-			size_t l = strlen(de->d_name);
-
-			if (l > 4 && !strcmp(de->d_name + l - 4, ".txt"))
-				names[k++] = strdup(de->d_name);
-		}
-		closedir(dp);
-		qsort(names, (size_t)k, sizeof(names[0]), name_cmp);
-		for (i = 0; i < k; i++) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-			load_file(path, &vs, n, &cap);
-			free(names[i]);
-		}
-	}
+	if (all)
+		files = all;
+	for (i = 0; nfiles > 0 ? i < nfiles : files && files[i]; i++)
+		load_file(files[i], &vs, n, &cap);
+	vec_files_free(all);
 	check_count++;
 	if (*n < min)
 		check_fail(__FILE__, __LINE__, "%zu packet vectors read, expected at least %zu", *n,

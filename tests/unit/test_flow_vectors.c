@@ -27,13 +27,13 @@
  *       [cc=N] [ns] [hyp]        (ns/hyp only for trace_on, exception, security) */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "pft/pft.h"
+#include "vec_files.h"
 
 #define MAXLINES 512
 #define MAXPKTS 256
@@ -543,19 +543,10 @@ static int run_file(const char *path)
 	return ncases;
 }
 
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int main(int argc, char **argv)
 {
-	char dir[1024];
-	const char *src = getenv("PFT_SOURCE");
-	DIR *dp;
-	struct dirent *de;
-	char *names[256];
-	int n = 0, i, total = 0;
+	char **files = argc > 1 ? NULL : vec_files("flow");
+	int i, total = 0;
 
 	if (argc > 1) {
 		for (i = 1; i < argc; i++)
@@ -563,26 +554,13 @@ int main(int argc, char **argv)
 		printf("%d cases\n", total);
 		return check_report();
 	}
-	snprintf(dir, sizeof(dir), "%s/tests/vectors/flow", src ? src : "..");
-	dp = opendir(dir);
-	CHECK(dp != NULL);
-	if (!dp)
-		return check_report();
-	while ((de = readdir(dp)) != NULL && n < 256)
-		if (strstr(de->d_name, ".txt"))
-			names[n++] = strdup(de->d_name);
-	closedir(dp);
-	qsort(names, (size_t)n, sizeof(names[0]), name_cmp);
-	for (i = 0; i < n; i++) {
-		char path[2048];
-		int c;
+	for (i = 0; files && files[i]; i++) {
+		int c = run_file(files[i]);
 
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		c = run_file(path);
-		printf("%s: %d cases\n", names[i], c);
+		printf("%s: %d cases\n", strrchr(files[i], '/') + 1, c);
 		total += c;
-		free(names[i]);
 	}
+	vec_files_free(files);
 	CHECK(total >= 20);
 	printf("%d cases\n", total);
 	return check_report();
