@@ -300,7 +300,13 @@ int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
 {
 	struct pft_dbg_symbol sym;
 
+	uint8_t b;
+
 	if (!s->dbg || pft_dbg_symbol(s->dbg, addr, &sym, sizeof(sym)) != 0)
+		return 0;
+	/* an unsized symbol below an address outside the image (a call to
+	   unmapped memory) does not hold it */
+	if (!(sym.size && addr - sym.addr < sym.size) && pft_image_read(s->img, addr, &b, 1) < 0)
 		return 0;
 	*key = sym.addr;
 	return 1;
