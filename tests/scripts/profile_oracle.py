@@ -9,7 +9,11 @@ depth before every instruction, with the rules of doc/profile.md written
 again here in a few lines.  Compare with pft profile --format callgrind and
 pft timeline --clock insns.
 
-usage: profile_oracle.py ELF LOG CALLGRIND TIMELINE.json
+usage: profile_oracle.py ELF LOG CALLGRIND TIMELINE.json [N]
+
+N: compare the first N instructions of the log only (a trace cannot show
+the instructions after its last waypoint when the run stops; the caller
+checks that the decode is that prefix of the log).
 """
 import json
 import re
@@ -129,7 +133,7 @@ def return_form(mn, ops):
     return mn.startswith("mov") and not mn.startswith("movs") and ops == "pc, lr"
 
 
-def model(elf, log):
+def model(elf, log, full):
     funcs = Funcs(symbols(elf))
     dis = disassembly(elf)
     vec = [s[0] for s in funcs.syms if s[2] == "_vectors"][0]
@@ -158,20 +162,20 @@ def model(elf, log):
     # where execution resumes after the exception that follows instruction i
     # (the target of a branch whose effect the log hides behind the vector)
     resume, pend = {}, []
-    for i, a in enumerate(log[:-1]):
+    for i, a in enumerate(full[:-1]):
         size, mn, ops = dis.get(a, (4, "?", ""))
         if exc_return(mn, ops) and pend:
-            resume[pend.pop()] = log[i + 1]
-        if vec <= log[i + 1] < vec + 0x20 and not (vec <= a < vec + 0x20):
+            resume[pend.pop()] = full[i + 1]
+        if vec <= full[i + 1] < vec + 0x20 and not (vec <= a < vec + 0x20):
             pend.append(i)
 
     for i, a in enumerate(log):
         depth.append(len(st))
         f = funcs.of(a)
         self_[f] = self_.get(f, 0) + 1
-        if i + 1 == len(log):
+        if i + 1 == len(full):
             break
-        nxt = log[i + 1]
+        nxt = full[i + 1]     # the run went on after the trace's end
         size, mn, ops = dis.get(a, (4, "?", ""))
         seq = a + size
         link = is_call(mn) and (not is_cond(mn) or nxt != seq)
@@ -198,8 +202,12 @@ def model(elf, log):
                     del st[k:]
         elif link:
             st.append(["C", seq])
-            if funcs.of(nxt) is not None and not exc_next:
-                calls[funcs.of(nxt)] = calls.get(funcs.of(nxt), 0) + 1
+            tgt = nxt
+            if exc_next:    # the target never ran: a direct call names it
+                m = re.match(r"([0-9a-f]+) <", ops)
+                tgt = int(m.group(1), 16) if m else None
+            if tgt is not None and funcs.of(tgt) is not None:
+                calls[funcs.of(tgt)] = calls.get(funcs.of(tgt), 0) + 1
         elif nxt != seq and not exc_next and (direct(mn) or indirect(mn, ops)):
             ind = indirect(mn, ops)
             k = match(nxt) if ind else -1
@@ -291,8 +299,9 @@ def timeline_depth(path, n):
 
 def main():
     elf, logp, cg, tl = sys.argv[1:5]
-    log = [int(line.split()[0], 16) for line in open(logp) if line.strip()]
-    funcs, calls, self_, depth = model(elf, log)
+    full = [int(line.split()[0], 16) for line in open(logp) if line.strip()]
+    log = full[:int(sys.argv[5])] if len(sys.argv) > 5 else full
+    funcs, calls, self_, depth = model(elf, log, full)
     ps, pc, total = read_callgrind(cg)
     bad = 0
     if total != len(log):
