@@ -10,7 +10,9 @@ static volatile unsigned seen;
 void abort_handler(unsigned addr)
 {
 	seen = addr;
-	__asm__ volatile("bkpt #1");
+	/* ISB: a waypoint, so that the trace holds every instruction up to the
+	   breakpoint that ends the run */
+	__asm__ volatile("isb\n\tbkpt #1");
 }
 
 __attribute__((noinline)) static unsigned leaf(const volatile unsigned *p)
