@@ -19,7 +19,8 @@ PFT = os.environ["PFT_BIN"]
 EX = os.path.join(os.environ["PFT_BUILD"], "examples")
 # the programs this test was written with: a new example would shift every
 # seeded configuration
-PROGS = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "recursion.elf", "switch.elf")
+PROGS = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "pgo.elf", "recursion.elf",
+         "switch.elf")
 progs = sorted(f for f in os.listdir(EX) if f in PROGS) if os.path.isdir(EX) else []
 if not progs:
     print("SKIP: example programs not built (arm-none-eabi-gcc missing)")

@@ -272,12 +272,17 @@ static void report(struct tail *t, FILE *f, const struct prof_session *s)
 	} else {
 		fprintf(f, "; its call stack is unknown.");
 	}
-	if (t->have_exc && !(t->depth && t->exc.index >= t->st[0].index &&
-			     t->exc.frame.kind == PFT_CS_FRAME_EXCEPTION && t->have_exc_ret &&
-			     t->exc_ret.index < t->exc.index))
-		fprintf(f, " The last exception was %s at instruction %" PRIu64 "%s.",
-			pft_exception_name(t->exc.frame.exception), t->exc.index,
-			t->have_exc_ret && t->exc_ret.index >= t->exc.index ? ", and it returned" : "");
+	{
+		int open_exc = 0;        /* is the last exception still on the stack? */
+
+		for (i = 0; i < t->depth; i++)
+			if (t->st[i].kind == PFT_CS_FRAME_EXCEPTION && t->st[i].index == t->exc.index)
+				open_exc = 1;
+		if (t->have_exc && !open_exc)
+			fprintf(f, " The last exception was %s at instruction %" PRIu64 "%s.",
+				pft_exception_name(t->exc.frame.exception), t->exc.index,
+				t->have_exc_ret && t->exc_ret.index >= t->exc.index ? ", and it returned" : "");
+	}
 	if (t->have_call)
 		fprintf(f, " The last call was to %s from %s at instruction %" PRIu64 ".",
 			fname(t, &t->call.frame, b1, sizeof(b1)),
