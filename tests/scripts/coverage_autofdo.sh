@@ -48,6 +48,22 @@ for isa in arm thumb; do
 			echo "FAIL $isa: $fn: $head entries in the profile, $want in the log"; fail=1
 		fi
 	done
+	# body lines of score() (declared on line 20): line 22 (the test, every
+	# call) and line 24 (after the rare return): counts of their first
+	# instruction in the emulator's log
+	for line in 22 24; do
+		a=$(arm-none-eabi-objdump -dl "$T/pgo.elf" | awk -v l="pgo.c:$line" '
+			index($0, l) && substr($0, length($0) - length(l) + 1) == l { want = 1; next }
+			want && /^ *[0-9a-f]+:/ { sub(":", "", $1); print $1; exit }')
+		a=$(printf '%08x' "0x$a")
+		want=$(grep -c "^$a " "$T/log" || true)
+		got=$(sed -n '/^Function: score:/,/^No inlined/p' "$T/show" | sed -n "s/^  $((line - 20)): \([0-9]*\).*/\1/p")
+		if [ "$got" = "$want" ]; then
+			echo "ok   $isa: score line $line: $got samples, as the log counts its first instruction"
+		else
+			echo "FAIL $isa: score line $line: $got samples, the log has $want"; fail=1
+		fi
+	done
 	# shellcheck disable=SC2086
 	if clang $CFLAGS -m$isa -gdwarf-4 -fprofile-sample-use="$T/pgo.prof" "$EX/start.S" "$EX/pgo.c" \
 		-o "$T/pgo_opt.elf" 2> "$T/cc.log"; then

@@ -2,7 +2,8 @@
 /* pft coverage --format ranges | insns | autofdo: address-level output for
  * code without DWARF (a kernel dump, a stripped library) and for profiles.
  *   ranges   "START END ISA NINSNS COUNT [<symbol+0xOFF>]": maximal runs of
- *            adjacent instructions executed equally often (END exclusive)
+ *            adjacent instructions executed equally often, within one
+ *            symbol (END exclusive)
  *   insns    "ADDR ISA COUNT TAKEN NOT_TAKEN [c]" per executed instruction
  *            (c: a conditional waypoint)
  *   autofdo  the text profile create_llvm_prof --profiler=text reads:
@@ -20,7 +21,16 @@ struct run {
 	uint8_t isa;
 };
 
-/* Calls fn for every run; stops early if fn returns non-zero. */
+/* Does a symbol start at addr?  Runs end there: a profile tool gives a
+ * range to the function its first address is in. */
+static int symbol_starts(const struct cov_ctx *c, uint64_t addr)
+{
+	struct pft_dbg_symbol s;
+
+	return pft_dbg_symbol(c->dbg, addr, &s, sizeof(s)) == 0 && s.addr == addr;
+}
+
+/* Calls fn for every run. */
 static long each_run(const struct cov_ctx *c, void (*fn)(void *, const struct run *), void *arg)
 {
 	long n = pft_cov_insn_count(c->cov), i, runs = 0;
@@ -30,7 +40,8 @@ static long each_run(const struct cov_ctx *c, void (*fn)(void *, const struct ru
 		struct pft_cov_insn ci;
 
 		pft_cov_insn_at(c->cov, (size_t)i, &ci, sizeof(ci));
-		if (r.n && ci.addr == r.end && ci.isa == r.isa && ci.count == r.count) {
+		if (r.n && ci.addr == r.end && ci.isa == r.isa && ci.count == r.count &&
+		    !symbol_starts(c, ci.addr)) {
 			r.last = ci.addr;
 			r.end = ci.addr + ci.size;
 			r.n++;
