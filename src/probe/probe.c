@@ -9,7 +9,9 @@
  * frames changes ID every other slot, spreading its bytes over dozens of IDs
  * (and writes ID 0x7F wherever 0xFF falls on an even slot).  Otherwise the
  * capture is read as one raw stream.  When both readings are possible, the
- * one in which a stream decodes as a known protocol wins. */
+ * one that decodes more bytes as PFT wins (a raw stream can look like frames
+ * holding a little PFT by chance), then the one in which a stream decodes
+ * as a known protocol. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,6 +214,24 @@ static void mark_wrapped(struct pft_probe_report *rep)
 	}
 }
 
+/* Bytes of a PFT stream decoded: after the first A-sync, not lost. */
+static uint64_t pft_decoded(const struct pft_probe_stream *s)
+{
+	if (s->protocol != PFT_PROBE_PROTO_PFT || s->first_async == PFT_PROBE_NO_ASYNC)
+		return 0;
+	return s->probed - s->first_async - (s->lost < s->probed - s->first_async ? s->lost : 0);
+}
+
+static uint64_t pft_bytes(const struct pft_probe_report *rep)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < rep->nstreams; i++)
+		n += pft_decoded(&rep->streams[i]);
+	return n;
+}
+
 static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 {
 	struct reading r;
@@ -232,8 +252,17 @@ static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 	free_reading(&r);
 	if (r.plausible) {
 		k = use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);
-		if (k < 0 || pft_probe_pft_count(rep) > 0)
+		if (k < 0)
 			return k;
+		if (pft_probe_pft_count(rep) > 0) {
+			struct pft_probe_stream raw;
+			k = pft_probe_stream(buf, len, PFT_PROBE_ID_RAW, &raw);
+			if (k < 0)
+				return k;
+			if (raw.protocol != PFT_PROBE_PROTO_PFT || pft_decoded(&raw) <= pft_bytes(rep))
+				return 0;
+			return use_raw(rep, buf, len);
+		}
 		framed_known = known_count(rep);
 	}
 	k = use_raw(rep, buf, len);

@@ -89,6 +89,18 @@ hint "cycle-accurate on: try --format frames --id 0x13 --cycle-accurate --timest
 hint "trace ID 0x10 looks like etmv3, not PFT: try --format frames --id 0x13" decode "$T/cstrace.bin" --id 0x10 --image "$K"
 hint "looks like frames, not raw: try --format frames --id 0x13" dump "$T/cstrace.bin" --format raw
 
+# a raw PFT capture that also reads as plausible frames holding a little PFT
+# by chance (found by probe_record): the raw reading decodes more and wins
+if [ -f "${PFT_BUILD:-}/examples/irq.elf" ]; then
+	"$PFT_BIN" record "$PFT_BUILD/examples/irq.elf" -o "$T/irq" -q --format raw --id 0x53 \
+		--pft-version 1.0 --cycle-accurate --timestamps --return-stack
+	"$PFT_BIN" probe --json "$T/irq/PTM_0.bin" > "$T/irq.json" || true
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); s=r["streams"][0]
+sys.exit(0 if r["layout"]=="raw" and s["protocol"]=="pft" and s["options"]["cycle_accurate"]["value"] and s["options"]["timestamps"]["value"] else 1)' "$T/irq.json" &&
+		echo "ok   raw capture that also reads as frames: raw" ||
+		{ echo "FAIL raw capture that also reads as frames:"; cat "$T/irq.json"; fail=1; }
+fi
+
 # text output names the evidence and the command lines
 "$PFT_BIN" probe "$T/cstrace.bin" > "$T/txt"
 for s in "layout: frames" "0x10 .* etmv3" "0x13 .* pft 1.1" "pft dump $T/cstrace.bin --format frames --id 0x13"; do
