@@ -190,6 +190,11 @@ struct pft_rec_src_stats {
 PFT_API int pft_rec_qemu_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned nelf,
                  uint64_t max_insns, const struct pft_rec_sink *sink,
                  struct pft_rec_src_stats *st, char *msg, size_t cap);
+/* The lines of the plain executed-instruction log (doc/record.md), which
+ * pft_rec_plain_run reads back, without the newline: "00008000 A32" and
+ * "! irq 00002002".  snprintf's return value. */
+PFT_API int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa);
+PFT_API int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x);
 /* Replay a plain executed-instruction log (doc/record.md). */
 PFT_API int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned nelf,
                   uint64_t max_insns, const struct pft_rec_sink *sink,
@@ -206,7 +211,8 @@ struct pft_rec_full {
 	uint64_t cycle;       /* processor cycle counter after it retired */
 };
 
-/* Consumer of the completed stream (the PTM adapter). */
+/* Consumer of the completed stream (the PTM sink, the executed-instruction
+ * log).  Each callback may be NULL. */
 struct pft_rec_consumer {
 	int (*insn)(void *ctx, const struct pft_rec_full *f);
 	int (*exception)(void *ctx, const struct pft_rec_exc *x, uint64_t cycle);
@@ -217,16 +223,18 @@ struct pft_rec_consumer {
 struct pft_rec_pipe {
 	struct pft_rec_cycles cycles;
 	uint64_t cycle;
-	FILE *log;             /* executed-instruction log or NULL */
-	int log_exceptions;    /* also "! TYPE PREF_RETURN" lines (the plain format) */
-	const struct pft_rec_consumer *out; /* or NULL */
+	const struct pft_rec_consumer *log; /* the executed-instruction log, or NULL */
+	const struct pft_rec_consumer *out; /* the PTM, or NULL */
 	struct pft_rec_insn prev;
 	int have_prev;
 	uint64_t insns, exceptions;
 	int err;
 };
-PFT_API void pft_rec_pipe_init(struct pft_rec_pipe *p, const struct pft_rec_cycles *c, FILE *log,
-                   const struct pft_rec_consumer *out);
+/* log and out (either may be NULL) get every completed instruction and
+ * exception, log first. */
+PFT_API void pft_rec_pipe_init(struct pft_rec_pipe *p, const struct pft_rec_cycles *c,
+                               const struct pft_rec_consumer *log,
+                               const struct pft_rec_consumer *out);
 /* The sink an execution source writes to. */
 PFT_API void pft_rec_pipe_sink(struct pft_rec_pipe *p, struct pft_rec_sink *sink);
 /* End of the run: the last instruction goes out with next = addr + size

@@ -21,6 +21,7 @@
  * Both read the instruction bytes from the --elf images and stream the file
  * line by line: nothing is held but the current line. */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -280,4 +281,15 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 		return -PFT_E_FORMAT;
 	}
 	return 0;
+}
+
+int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa)
+{
+	return snprintf(buf, cap, "%08llx %s", (unsigned long long)addr, pft_isa_name(isa));
+}
+
+int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x)
+{
+	return snprintf(buf, cap, "! %s %08llx", pft_rec_exc_name(x->type),
+	                (unsigned long long)x->pref_return);
 }

@@ -2,14 +2,14 @@
 /* pft record: the pipeline between an execution source and the PTM.  It
  * holds one instruction back until its successor is known (the next
  * instruction, or the preferred return address of an exception taken after
- * it), charges the cycle model, writes the executed-instruction log and
- * hands the completed instruction to the consumer. */
+ * it), charges the cycle model and hands the completed instruction to the
+ * consumers: the executed-instruction log and the PTM. */
 #include <string.h>
 
 #include "pft/record.h"
 
-void pft_rec_pipe_init(struct pft_rec_pipe *p, const struct pft_rec_cycles *c, FILE *log,
-                   const struct pft_rec_consumer *out)
+void pft_rec_pipe_init(struct pft_rec_pipe *p, const struct pft_rec_cycles *c,
+                       const struct pft_rec_consumer *log, const struct pft_rec_consumer *out)
 {
 	memset(p, 0, sizeof(*p));
 	p->cycles = *c;
@@ -21,6 +21,7 @@ static int emit(struct pft_rec_pipe *p, uint64_t next, enum pft_isa next_isa)
 {
 	struct pft_rec_full f;
 	enum pft_rec_cycle_class cls;
+	int rc;
 
 	f.in = p->prev;
 	f.next_addr = next;
@@ -36,9 +37,8 @@ static int emit(struct pft_rec_pipe *p, uint64_t next, enum pft_isa next_isa)
 	f.cycle = p->cycle;
 	p->have_prev = 0;
 	p->insns++;
-	if (p->log && fprintf(p->log, "%08llx %s\n", (unsigned long long)f.in.addr,
-	                      pft_isa_name((enum pft_isa)f.in.isa)) < 0)
-		return -PFT_E_IO;
+	if (p->log && p->log->insn && (rc = p->log->insn(p->log->ctx, &f)) < 0)
+		return rc;
 	if (p->out && p->out->insn)
 		return p->out->insn(p->out->ctx, &f);
 	return 0;
@@ -67,12 +67,10 @@ static int pipe_exc(void *ctx, const struct pft_rec_exc *x)
 		rc = emit(p, x->pref_return, (enum pft_isa)p->prev.isa);
 	if (rc < 0)
 		return p->err = rc;
-	if (p->log && p->log_exceptions &&
-	    fprintf(p->log, "! %s %08llx\n", pft_rec_exc_name(x->type),
-	            (unsigned long long)x->pref_return) < 0)
-		return p->err = -PFT_E_IO;
 	p->cycle += p->cycles.cost[PFT_REC_CYC_EXCEPTION];
 	p->exceptions++;
+	if (p->log && p->log->exception && (rc = p->log->exception(p->log->ctx, x, p->cycle)) < 0)
+		return p->err = rc;
 	if (p->out && p->out->exception)
 		rc = p->out->exception(p->out->ctx, x, p->cycle);
 	return rc < 0 ? (p->err = rc) : 0;
@@ -92,9 +90,9 @@ int pft_rec_pipe_end(struct pft_rec_pipe *p, uint64_t stop_addr, enum pft_isa st
 	if (p->have_prev)
 		rc = emit(p, have_stop ? stop_addr : p->prev.addr + p->prev.size,
 		          have_stop ? stop_isa : (enum pft_isa)p->prev.isa);
+	if (rc == 0 && p->log && p->log->end)
+		rc = p->log->end(p->log->ctx, p->cycle);
 	if (rc == 0 && p->out && p->out->end)
 		rc = p->out->end(p->out->ctx, p->cycle);
-	if (rc == 0 && p->log && fflush(p->log) != 0)
-		rc = -PFT_E_IO;
 	return rc;
 }

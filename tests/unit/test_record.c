@@ -320,6 +320,23 @@ static int g_end(void *ctx, uint64_t cycle)
 	return 0;
 }
 
+static int w_insn(void *ctx, const struct pft_rec_full *f)
+{
+	char line[64];
+
+	pft_rec_log_insn_line(line, sizeof line, f->in.addr, (enum pft_isa)f->in.isa);
+	return fprintf((FILE *)ctx, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+}
+
+static int w_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
+{
+	char line[64];
+
+	(void)cycle;
+	pft_rec_log_exc_line(line, sizeof line, x);
+	return fprintf((FILE *)ctx, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+}
+
 static void test_pipe(void)
 {
 	struct pft_rec_cycles m;
@@ -333,11 +350,11 @@ static void test_pipe(void)
 	struct pft_rec_exc x = { 0x2002, 0x18, PFT_REC_EXC_IRQ, PFT_ISA_ARM, 0 };
 	char buf[256] = "";
 	FILE *log = tmpfile();
+	struct pft_rec_consumer logc = { w_insn, w_exc, NULL, log };
 
 	memset(&g, 0, sizeof(g));
 	CHECK_EQ(pft_rec_cycles_parse(&m, "load=3,branch=5,failed=0,exception=10"), 0);
-	pft_rec_pipe_init(&p, &m, log, &cons);
-	p.log_exceptions = 1;
+	pft_rec_pipe_init(&p, &m, &logc, &cons);
 	pft_rec_pipe_sink(&p, &sink);
 	CHECK_EQ(sink.insn(sink.ctx, &a), 0);
 	CHECK_EQ(sink.insn(sink.ctx, &b), 0);

@@ -281,6 +281,42 @@ bad:
 	return 0;
 }
 
+/* The executed-instruction log (--log): the plain log format's lines on a
+ * FILE, exception lines with --log-exceptions. */
+struct log_writer {
+	FILE *f;
+	int exceptions;
+};
+
+static int log_insn(void *ctx, const struct pft_rec_full *f)
+{
+	struct log_writer *w = ctx;
+	char line[64];
+
+	pft_rec_log_insn_line(line, sizeof line, f->in.addr, (enum pft_isa)f->in.isa);
+	return fprintf(w->f, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+}
+
+static int log_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
+{
+	struct log_writer *w = ctx;
+	char line[64];
+
+	(void)cycle;
+	if (!w->exceptions)
+		return 0;
+	pft_rec_log_exc_line(line, sizeof line, x);
+	return fprintf(w->f, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+}
+
+static int log_end(void *ctx, uint64_t cycle)
+{
+	struct log_writer *w = ctx;
+
+	(void)cycle;
+	return fflush(w->f) != 0 ? -PFT_E_IO : 0;
+}
+
 static void summary(const struct record *r, const struct pft_rec_pipe *p,
                     const struct pft_rec_emu_stats *es, const struct pft_rec_src_stats *ss,
                     const struct record_ptm *rp)
@@ -312,7 +348,8 @@ int cmd_record(int argc, char **argv)
 	struct pft_rec_emu_stats es;
 	struct pft_rec_src_stats ss;
 	struct record_ptm *rp = NULL;
-	struct pft_rec_consumer cons;
+	struct pft_rec_consumer cons, logc = { log_insn, log_exc, log_end, NULL };
+	struct log_writer lw;
 	FILE *log = NULL, *in = NULL;
 	char msg[512] = "";
 	unsigned i, nloaded = 0;
@@ -360,8 +397,10 @@ int cmd_record(int argc, char **argv)
 			goto out;
 		record_ptm_consumer(rp, &cons);
 	}
-	pft_rec_pipe_init(&pipe, &r->cycles, log, rp ? &cons : NULL);
-	pipe.log_exceptions = r->log_exceptions;
+	lw.f = log;
+	lw.exceptions = r->log_exceptions;
+	logc.ctx = &lw;
+	pft_rec_pipe_init(&pipe, &r->cycles, log ? &logc : NULL, rp ? &cons : NULL);
 	pft_rec_pipe_sink(&pipe, &sink);
 	exit_code = PFT_EXIT_DATA;
 	if (r->qemu_log || r->import_log) {
