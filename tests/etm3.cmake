@@ -14,3 +14,7 @@ foreach(id 0x10 0x11 0x12)
                    --pft $<TARGET_FILE:pft>)
   set_tests_properties(etm3_oracle_tc2_${id} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
 endforeach()
+add_test(NAME etm3_decode_tc2
+         COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/etm3_decode.sh $<TARGET_FILE:pft>
+                 ${PFT_DATA_DIR})
+set_tests_properties(etm3_decode_tc2 PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)

@@ -127,6 +127,8 @@ enum pft_flow_inconsistent {
 #define PFT_FLOW_F_BRANCH   0x0400u /* event atom implied by a branch packet */
 #define PFT_FLOW_F_TS_R     0x0800u /* timestamp: clock frequency changed */
 #define PFT_FLOW_F_RSTACK   0x1000u /* range: its target came from the return stack */
+#define PFT_FLOW_F_ETM3     0x2000u /* PACKET_ERROR from the ETMv3 flow (etm3flow.h):
+                                       reason is enum pft_etm3_error */
 
 /* One output item.  Fields not listed for a kind are 0. */
 struct pft_flow_item {

@@ -8,6 +8,8 @@
 #include "pft/isa.h"
 #include "pft/image.h"
 #include "pft/flow.h"
+#include "pft/etm3.h"
+#include "pft/etm3flow.h"
 #include "pft/ptm.h"
 #include "pft/snapshot.h"
 #include "pft/tfo.h"

@@ -315,6 +315,7 @@ int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_pac
 		if (it) {
 			it->value = pkt->size;
 			it->reason = pkt->reason; /* enum pft_etm3_error */
+			it->flags |= PFT_FLOW_F_ETM3;
 		}
 		fl->have_addr = 0;
 		fl->have_last = 0;

@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "decode.h"
+#include "decode_etm3.h"
 #include "input.h"
 #include "input_probe.h"
 
@@ -59,6 +60,7 @@ static void help(FILE *f)
 		"\n"
 		"Examples:\n"
 		"  pft decode data/TC2 --id 0x13\n"
+		"  pft decode data/TC2 --id 0x10            (a Cortex-A7 ETMv3.5 source)\n"
 		"  pft decode data/trace_cov_a15 --ranges\n"
 		"  pft decode ptm.bin --etmcr 0x20000000 --elf prog.elf --format addrs\n"
 		"  pft decode cstrace.bin --format frames --id 0x13 --cycle-accurate \\\n"
@@ -358,6 +360,7 @@ int cmd_decode(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
+	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
 	if (rc)
 		return rc;
@@ -374,6 +377,19 @@ int cmd_decode(int argc, char **argv)
 	if (pft_image_region_count(img) == 0)
 		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
+	if (input_is_etm3(&in.config)) { /* an ETMv3 source: its packet layer and flow */
+		if (a.fmt == DECODE_STATS) {
+			cli_error("decode", "--stats is not available for ETMv3 sources yet");
+			rc = PFT_EXIT_USAGE;
+			goto out;
+		}
+		f = cli_open_output("decode", a.outpath);
+		out = f ? decode_out_open(f, a.fmt, a.disasm,
+					  pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL)
+			: NULL;
+		rc = out ? decode_etm3(&in, img, out, a.outpath) : PFT_EXIT_USAGE;
+		goto out;
+	}
 	dec = pft_flow_decoder_alloc(&in.config, img);
 	f = cli_open_output("decode", a.outpath);
 	if (!dec || !f) {

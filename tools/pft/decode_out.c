@@ -122,7 +122,9 @@ static size_t event_fields(const struct pft_flow_item *it, struct field *fl)
 		    pft_flow_inconsistent_name((enum pft_flow_inconsistent)it->reason));
 		break;
 	case PFT_EV_PACKET_ERROR:
-		ADD("reason", F_STR, 0, pft_pkt_error_name((enum pft_pkt_error)it->reason));
+		ADD("reason", F_STR, 0, (it->flags & PFT_FLOW_F_ETM3) ?
+		    pft_etm3_error_name((enum pft_etm3_error)it->reason) :
+		    pft_pkt_error_name((enum pft_pkt_error)it->reason));
 		ADD("size", F_DEC, it->value, NULL);
 		break;
 	case PFT_EV_UNSYNCED:
