@@ -370,8 +370,22 @@ static int fetch(struct pft_flow_decoder *d)
 	return 0;
 }
 
-static int next_item(struct pft_flow_decoder *d, struct pft_flow_item *item)
+#if defined(__GNUC__)
+#define FLOW_NOINLINE __attribute__((noinline))
+#else
+#define FLOW_NOINLINE
+#endif
+
+static FLOW_NOINLINE int next_sized(struct pft_flow_decoder *d, struct pft_flow_item *item,
+				    size_t size);
+
+/* The loop is here, not in a helper that both sizes share: as a separate
+ * function it was not inlined and cost 15 M instructions on bench_flow 2
+ * (4.5%).  A caller's struct of another size goes through next_sized(). */
+int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
 {
+	if (!d || !item || size != sizeof(*item))
+		return next_sized(d, item, size);
 	for (;;) {
 		if (d->qn) {
 			/* an overflow leaves the queue full (even across a
@@ -399,17 +413,17 @@ static int next_item(struct pft_flow_decoder *d, struct pft_flow_item *item)
 	}
 }
 
-int pft_flow_decoder_next(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
+/* A caller's struct pft_flow_item of another (older or newer) size: the
+ * item goes through a full one and the smaller size is copied. */
+static int next_sized(struct pft_flow_decoder *d, struct pft_flow_item *item, size_t size)
 {
 	struct pft_flow_item tmp;
 	int r;
 
 	if (!d || !item || !size)
 		return -PFT_E_INVAL;
-	if (size == sizeof(*item))
-		return next_item(d, item);
 	memset(&tmp, 0, sizeof(tmp));
-	r = next_item(d, &tmp);
+	r = pft_flow_decoder_next(d, &tmp, sizeof(tmp));
 	pft_copy_out(item, size, &tmp, sizeof(tmp));
 	return r;
 }
