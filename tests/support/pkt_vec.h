@@ -2,10 +2,11 @@
 /* Packet test vectors: tests/vectors/packet/<name>.txt hold real packets
  * from four hardware captures and synthetic ones, each with the fields
  * OpenCSD's trc_pkt_lister lists for the same bytes (atom order also
- * checked against ARM DS-5).  Layouts: doc/packets.md.  A vector is decoded after an A-sync and its
- * prefix packets (which set the address base or the timestamp); the last
- * packet must be exactly its bytes, with the expected fields.  The decoder,
- * encoder, error and stream tests all run over them.
+ * checked against ARM DS-5).  Layouts: doc/packets.md.  A vector is
+ * decoded after an A-sync and its prefix packets (which set the address
+ * base or the timestamp); the last packet must be exactly its bytes, with
+ * the expected fields.  The decoder, encoder, error and stream tests all
+ * run over them.
  *
  * File syntax (one directive per line, '#' starts a comment):
  *   case NAME
