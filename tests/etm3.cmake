@@ -18,3 +18,10 @@ add_test(NAME etm3_decode_tc2
          COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/etm3_decode.sh $<TARGET_FILE:pft>
                  ${PFT_DATA_DIR})
 set_tests_properties(etm3_decode_tc2 PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
+# The ETMv3 instruction flow against OpenCSD's decode (trc_pkt_lister -decode).
+foreach(id 0x10 0x11 0x12)
+  add_test(NAME etm3_decode_oracle_tc2_${id}
+           COMMAND ${PFT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/etm3_decode_oracle.py
+                   $<TARGET_FILE:etm3_dump> ${PFT_DATA_DIR}/TC2 --id ${id})
+  set_tests_properties(etm3_decode_oracle_tc2_${id} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
+endforeach()

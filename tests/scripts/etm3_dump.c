@@ -3,15 +3,19 @@
  * capture as JSON Lines, for tests/scripts/etm3_oracle.py (until pft dump
  * reads ETMv3 sources).
  *
- * Usage: etm3_dump CAPTURE ID ETMCR ETMIDR ETMCCER [CHUNK]
+ * Usage: etm3_dump [--flow IMAGE ADDR] CAPTURE ID ETMCR ETMIDR ETMCCER [CHUNK]
  * Prints one object per item: offset (in the de-formatted stream), size,
  * type, bytes and the decoded fields.  CHUNK feeds the decoder that many
- * bytes at a time (default: all at once). */
+ * bytes at a time (default: all at once).  With --flow, the packets go
+ * through the ETMv3 instruction flow against IMAGE (a memory dump loaded at
+ * ADDR) and the flow items are printed instead: {"range":[addr,end],
+ * "e":0|1,"cycles":N} or {"event":"name","cycles":N}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pft/etm3.h"
+#include "pft/etm3flow.h"
+#include "pft/image.h"
 #include "pft/frame.h"
 
 static void print(const struct pft_etm3_packet *p)
@@ -77,8 +81,26 @@ static void print(const struct pft_etm3_packet *p)
 	printf("}\n");
 }
 
+static void print_flow(struct pft_etm3_flow *fl, const struct pft_etm3_packet *p)
+{
+	struct pft_flow_item it;
+
+	pft_etm3_flow_put_packet(fl, p);
+	while (pft_etm3_flow_next(fl, &it, sizeof it) == 0) {
+		if (it.kind == PFT_FLOW_RANGE)
+			printf("{\"range\":[%llu,%llu],\"e\":%d,\"cycles\":%u}\n",
+			       (unsigned long long)it.addr, (unsigned long long)it.end,
+			       it.end_kind != PFT_RANGE_NOT_TAKEN, it.cycles);
+		else
+			printf("{\"event\":\"%s\",\"cycles\":%u,\"periodic\":%d}\n",
+			       pft_flow_event_name(it.type), it.cycles, it.reason == 0);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	struct pft_image *img = NULL;
+	struct pft_etm3_flow *fl = NULL;
 	struct pft_config cfg;
 	struct pft_etm3_decoder *d;
 	struct pft_etm3_packet p;
@@ -89,6 +111,15 @@ int main(int argc, char **argv)
 	long sz;
 	int r, id;
 
+	if (argc > 3 && !strcmp(argv[1], "--flow")) {
+		img = pft_image_alloc();
+		if (!img || pft_image_add_file(img, argv[2], strtoull(argv[3], NULL, 0), 0, 0) <= 0) {
+			fprintf(stderr, "etm3_dump: cannot load %s\n", argv[2]);
+			return 2;
+		}
+		argv += 3;
+		argc -= 3;
+	}
 	if (argc < 6) {
 		fprintf(stderr, "usage: etm3_dump CAPTURE ID ETMCR ETMIDR ETMCCER [CHUNK]\n");
 		return 2;
@@ -135,12 +166,23 @@ int main(int argc, char **argv)
 		pos += n;
 		if (pos == len)
 			pft_etm3_decoder_end(d);
-		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0)
-			print(&p);
+		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
+			if (img) {
+				if (!fl)
+					fl = pft_etm3_flow_alloc(&cfg, img);
+				if (!fl)
+					return 2;
+				print_flow(fl, &p);
+			} else {
+				print(&p);
+			}
+		}
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
 	pft_etm3_decoder_free(d);
+	pft_etm3_flow_free(fl);
+	pft_image_free(img);
 	free(cap);
 	free(stream);
 	return r == -PFT_E_EOS ? 0 : 1;
