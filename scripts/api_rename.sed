@@ -36,3 +36,4 @@ s/\bpft_tfo_dec_next\b/pft_tfo_decoder_next/g
 s/\bpft_tfo_dec_get_offset\b/pft_tfo_decoder_get_offset/g
 s/\bstruct pft_tfo_dec\b/struct pft_tfo_decoder/g
 s/\bpft_tfo_err_str\b/pft_tfo_err_name/g
+s/\bpft_rec_exc_name\b/pft_rec_exc_type_name/g

@@ -191,6 +191,8 @@ PFT_API int pft_cs_tracker_get_stats(const struct pft_cs_tracker *cs, struct pft
 
 /* "run", "call", "return", "exception", "exception_return", "gap", "context" */
 PFT_API const char *pft_cs_kind_name(enum pft_cs_kind k);
+/* "call", "exception", "unknown" */
+PFT_API const char *pft_cs_frame_kind_name(enum pft_cs_frame_kind k);
 /* "matched", "skipped", "tail", "unmatched", "exception", "gap", "end" */
 PFT_API const char *pft_cs_how_name(enum pft_cs_how h);
 

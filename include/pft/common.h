@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libpft: ARM CoreSight Program Flow Trace.  Shared definitions: export
  * macro, error codes, instruction sets, and the raw-register configuration
- * every layer is created from. */
+ * every layer is created from.
+ *
+ *     struct pft_config cfg;
+ *     pft_config_init(&cfg);               // Cortex-A15 PTM defaults
+ *     cfg.etmcr = PFT_ETMCR_CYCLE_ACCURATE | PFT_ETMCR_TIMESTAMP;
+ *     if (pft_config_check(&cfg, msg, sizeof msg) < 0) puts(msg);
+ *     ... pft_pkt_decoder_alloc(&cfg), pft_flow_decoder_alloc(&cfg, img) ...
+ *     errors: r < 0 is -PFT_E_*, pft_errstr(r) names it. */
 #ifndef PFT_COMMON_H
 #define PFT_COMMON_H
 
@@ -47,6 +54,9 @@ enum pft_error_code {
 /* A short English description of an error code; accepts either sign.
  * Never returns NULL. */
 PFT_API const char *pft_errstr(int err);
+/* The constant's short name for listings and JSON: "inval", "bad_packet",
+ * "eos" ... (PFT_E_ and upper case dropped); "?" if unknown. */
+PFT_API const char *pft_error_code_name(int err);
 
 /* libpft version, "MAJOR.MINOR.PATCH". */
 PFT_API const char *pft_version(void);

@@ -19,7 +19,13 @@
  *
  * Addresses in the API are run-time addresses: file addresses plus the load
  * offset of their image.  Strings returned point into the object and stay
- * valid until pft_dbg_free.  Not thread-safe; no printing. */
+ * valid until pft_dbg_free.  Not thread-safe; no printing.
+ *
+ *     dbg = pft_dbg_alloc();
+ *     pft_dbg_add_elf(dbg, "prog.elf", 0, msg, sizeof msg);
+ *     if (pft_dbg_line(dbg, addr, &ln, sizeof ln) == 0) ...  // file:line
+ *     pft_dbg_symbol(dbg, addr, &sym, sizeof sym);           // function
+ *     pft_dbg_free(dbg); */
 #ifndef PFT_DEBUGINFO_H
 #define PFT_DEBUGINFO_H
 
@@ -96,6 +102,8 @@ enum pft_dbg_map {
 	PFT_DBG_MAP_DATA      /* $d: literal pool or other data */
 };
 PFT_API enum pft_dbg_map pft_dbg_mapping(const struct pft_dbg *dbg, uint64_t addr);
+/* "none", "arm", "thumb", "data" */
+PFT_API const char *pft_dbg_map_name(enum pft_dbg_map m);
 
 /* ---- lines ---- */
 

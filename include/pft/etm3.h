@@ -11,7 +11,13 @@
  * which makes encode(decode(bytes)) == bytes possible.
  *
  * The configuration is the same raw-register struct pft_config as for PFT:
- * ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR (ETMCCR and ETMSYNCFR are not used). */
+ * ETMCR, ETMCCER, ETMIDR, ETMTRACEIDR (ETMCCR and ETMSYNCFR are not used).
+ *
+ *     dec = pft_etm3_decoder_alloc(&cfg);
+ *     pft_etm3_decoder_feed(dec, buf, len);
+ *     while (pft_etm3_decoder_next(dec, &pkt, sizeof pkt) == 0)
+ *         printf("%s\n", pft_etm3_pkt_type_name(pkt.type));
+ *     pft_etm3_decoder_end(dec); drain until -PFT_E_EOS; pft_etm3_decoder_free(dec); */
 #ifndef PFT_ETM3_H
 #define PFT_ETM3_H
 

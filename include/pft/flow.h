@@ -215,6 +215,8 @@ PFT_API int pft_flow_decoder_get_stats(const struct pft_flow_decoder *dec, struc
  * "security", "jazelle", "memory_not_readable", "unknown_address",
  * "address_lost", "inconsistent", "packet_error", "unsynced". */
 PFT_API const char *pft_flow_event_name(enum pft_flow_event ev);
+/* "range", "event" */
+PFT_API const char *pft_flow_kind_name(enum pft_flow_kind k);
 /* "rstack_empty", "indirect_atom", "no_target", "walk_limit", "jazelle" */
 PFT_API const char *pft_flow_lost_name(enum pft_flow_lost r);
 /* "wpu_behind", "wpu_waypoint", "wpu_isa", "branch_target" */

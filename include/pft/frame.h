@@ -21,7 +21,19 @@
  * capture chunks of any size, pull items until -PFT_E_AGAIN, feed again,
  * pft_frame_decoder_end() and drain until -PFT_E_EOS.  Every capture byte is
  * accounted for: in a DATA item, as frame overhead (ID and auxiliary bytes),
- * as removed sync, or in an UNSYNCED / ERROR item (see pft_frame_decoder_get_stats). */
+ * as removed sync, or in an UNSYNCED / ERROR item (see pft_frame_decoder_get_stats).
+ *
+ *     dec = pft_frame_decoder_alloc(PFT_FRAME_CORESIGHT, 0);
+ *     for each chunk of the capture:
+ *         pft_frame_decoder_feed(dec, chunk, len);
+ *         while (pft_frame_decoder_next(dec, &it, sizeof it) == 0)
+ *             if (it.type == PFT_FRAME_ITEM_DATA && it.id == 0x13)
+ *                 pft_pkt_decoder_feed(pkt, it.data, it.len) ...
+ *     pft_frame_decoder_end(dec); drain; pft_frame_decoder_get_stats(dec, &st, sizeof st);
+ *
+ *     enc = pft_frame_encoder_alloc(PFT_FRAME_CORESIGHT, 0, 0);
+ *     n = pft_frame_encoder_encode(enc, 0x13, pft, len, out, cap, &used);
+ *     n += pft_frame_encoder_flush(enc, out + n, cap - n); */
 #ifndef PFT_FRAME_H
 #define PFT_FRAME_H
 

@@ -10,7 +10,13 @@
  * The image is not thread-safe; the flow decoder borrows it (it must outlive
  * the decoder) and caches decoded instruction blocks, tagged with the image's
  * generation: every change to the image (adding a region, setting the
- * callback, pft_image_invalidate) makes those caches refill. */
+ * callback, pft_image_invalidate) makes those caches refill.
+ *
+ *     img = pft_image_alloc();
+ *     pft_image_add_elf(img, "vmlinux", 0);            // loadable segments
+ *     pft_image_add_buffer(img, 0x8000, code, len);    // borrowed, not copied
+ *     dec = pft_flow_decoder_alloc(&cfg, img);  ...  pft_flow_decoder_free(dec);
+ *     pft_image_free(img); */
 #ifndef PFT_IMAGE_H
 #define PFT_IMAGE_H
 

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libpft ISA layer: pure functions that classify one instruction the way a
  * PTM does (spec section 2.2, Tables 2-2 to 2-5).  No memory access, no
- * trace state: the caller hands in the bytes at the address. */
+ * trace state: the caller hands in the bytes at the address.
+ *
+ *     struct pft_insn_info in;
+ *     if (pft_isa_decode(PFT_ISA_THUMB, addr, bytes, avail, 0, &in) == 0)
+ *         printf("%u bytes, %s\n", in.size, pft_wp_class_name(in.wp_class));
+ *     ok = pft_isa_cond_passed(in.cond, cpsr); */
 #ifndef PFT_ISA_H
 #define PFT_ISA_H
 

@@ -9,7 +9,18 @@
  * packet stream alone, so the packet layer keeps them and every packet
  * carries its full address / timestamp next to the raw sizes (addr_bytes,
  * ts_bytes, cc_bytes).  The encoder keeps the same state, which is what
- * makes encode(decode(bytes)) == bytes possible. */
+ * makes encode(decode(bytes)) == bytes possible.
+ *
+ *     dec = pft_pkt_decoder_alloc(&cfg);
+ *     for each chunk:
+ *         pft_pkt_decoder_feed(dec, chunk, len);
+ *         while (pft_pkt_decoder_next(dec, &pkt, sizeof pkt) == 0)
+ *             printf("%s\n", pft_pkt_type_name(pkt.type));  (then -PFT_E_AGAIN)
+ *     pft_pkt_decoder_end(dec); drain until -PFT_E_EOS; pft_pkt_decoder_free(dec);
+ *
+ *     enc = pft_pkt_encoder_alloc(&cfg);
+ *     n = pft_pkt_encoder_encode(enc, &pkt, out, sizeof out);  (bytes written)
+ *     pft_pkt_encoder_free(enc); */
 #ifndef PFT_PACKET_H
 #define PFT_PACKET_H
 

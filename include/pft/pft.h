@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libpft umbrella header: every public layer. */
+/* libpft umbrella header: every public layer.
+ *
+ *     #include <pft/pft.h>       (or only the layers used: pft/flow.h ...)
+ *     cc prog.c $(pkg-config --cflags --libs libpft) */
 #ifndef PFT_PFT_H
 #define PFT_PFT_H
 #include "pft/common.h"

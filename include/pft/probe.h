@@ -16,7 +16,11 @@
  *     (the return stack needs the program image; the version needs VMID or
  *     timestamp packets), its confidence is PFT_PROBE_CONF_NONE and the value
  *     is the default of pft_config_init().
- * Nothing is printed and nothing is kept: the report is the caller's. */
+ * Nothing is printed and nothing is kept: the report is the caller's.
+ *
+ *     struct pft_probe_report rep = { .size = sizeof rep };
+ *     if (pft_probe_buffer(capture, len, PFT_PROBE_LAYOUT_UNKNOWN, &rep) == 0)
+ *         printf("%s\n", pft_probe_layout_name(rep.layout)); */
 #ifndef PFT_PROBE_H
 #define PFT_PROBE_H
 
@@ -124,8 +128,10 @@ struct pft_probe_report {
 };
 
 /* Probe a whole capture.  layout: PFT_PROBE_LAYOUT_UNKNOWN to infer it, or the
- * layout to assume (e.g. a snapshot's buffer format).  rep->size must be
- * sizeof *rep.  Returns 0; -PFT_E_INVAL (NULL, bad size or layout);
+ * layout to assume (e.g. a snapshot's buffer format).  rep->size is the
+ * size of the caller's struct (sizeof *rep; an older, shorter or a newer,
+ * longer one gets the common part, the rest zeroed, and rep->size the size
+ * filled).  Returns 0; -PFT_E_INVAL (NULL, bad size or layout);
  * -PFT_E_NOMEM.  An empty capture gives layout UNKNOWN and no streams. */
 PFT_API int pft_probe_buffer(const uint8_t *buf, size_t len, enum pft_probe_layout layout,
                              struct pft_probe_report *rep);

@@ -58,7 +58,7 @@ enum pft_rec_exc_type {
 	PFT_REC_EXC_IRQ = 14,
 	PFT_REC_EXC_FIQ = 15,
 };
-PFT_API const char *pft_rec_exc_name(unsigned type);
+PFT_API const char *pft_rec_exc_type_name(unsigned type);
 
 /* An exception taken after the last instruction delivered. */
 struct pft_rec_exc {
@@ -152,6 +152,8 @@ struct pft_rec_cycles {
 PFT_API int pft_rec_cycles_parse(struct pft_rec_cycles *m, const char *spec);
 PFT_API void pft_rec_cycles_default(struct pft_rec_cycles *m);
 PFT_API enum pft_rec_cycle_class pft_rec_cycles_classify(enum pft_isa isa, uint32_t opcode, unsigned size);
+/* "other", "branch", "load", "store", "mul", "failed", "exception" */
+PFT_API const char *pft_rec_cycle_class_name(enum pft_rec_cycle_class c);
 
 /* ---- execution sources -------------------------------------------------- */
 

@@ -1,6 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* libpft: DS-5/OpenCSD snapshot folders in and out (pft_snapshot_).
  *
+ *     struct pft_snapshot *sn;
+ *     struct pft_snapshot_source src;
+ *     if (pft_snapshot_open("data/TC2", &sn, msg, sizeof msg) < 0) puts(msg);
+ *     for (i = 0; i < pft_snapshot_source_count(sn); i++) {
+ *         pft_snapshot_source(sn, i, &src);   // src.config: ETMCR, ETMIDR ...
+ *         ... src.buffer_file, pft_snapshot_buffer_format(src.buffer_format)
+ *     }
+ *     pft_snapshot_close(sn);
+ *
  * A snapshot folder holds (doc/snapshot.md has the details):
  *   snapshot.ini  [snapshot] version; [device_list] deviceN=<ini>;
  *                 [trace] metadata=trace.ini

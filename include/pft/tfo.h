@@ -9,7 +9,14 @@
  * protocol", Trace FIFO offsets).  This layer turns port cycles into the
  * byte-aligned FIFO stream plus the pipeline status sequence, and back.
  * doc/tfo.md describes the model, the file format and every choice made
- * where the specification is silent. */
+ * where the specification is silent.
+ *
+ *     dec = pft_tfo_decoder_alloc(&port);            // width, ...
+ *     for each port cycle c (PIPESTAT, TRACEPKT):
+ *         pft_tfo_decoder_feed(dec, &c);
+ *         while (pft_tfo_decoder_next(dec, &it, sizeof it) == 0)
+ *             use(&it);                              (then -PFT_E_AGAIN)
+ *     pft_tfo_decoder_end(dec); drain until -PFT_E_EOS; pft_tfo_decoder_free(dec); */
 #ifndef PFT_TFO_H
 #define PFT_TFO_H
 
@@ -65,6 +72,8 @@ enum pft_tfo_kind {
 /* Classify TRACEPKT[7:0] of a TD cycle; for PFT_TFO_KIND_VALUE the value
  * (0-95) is stored in *value (may be NULL).  Never fails. */
 PFT_API enum pft_tfo_kind pft_tfo_classify(unsigned tracepkt, unsigned *value);
+/* "disabled", "disabled_ca", "value", "reserved" */
+PFT_API const char *pft_tfo_kind_name(enum pft_tfo_kind k);
 
 /* TFO reason codes (IHI 0014 Table 6.7), carried in the TFO packet header. */
 enum pft_tfo_reason {
@@ -224,6 +233,8 @@ enum pft_tfo_item_kind {
 	PFT_TFO_ITEM_SKIPPED,     /* count TRACEPKT data lanes of cycles [cycle, cycle_end] dropped unsynchronised */
 	PFT_TFO_ITEM_ERROR        /* bad input at cycle: error (-PFT_E_*) and detail (pft_tfo_err) */
 };
+/* "status", "bytes", "tfo", "trigger", "skipped", "error" */
+PFT_API const char *pft_tfo_item_kind_name(enum pft_tfo_item_kind k);
 
 /* Item flags. */
 enum {

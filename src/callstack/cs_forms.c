@@ -48,6 +48,16 @@ int pft_cs_is_return_form(enum pft_isa isa, uint32_t opcode, unsigned size)
 	}
 }
 
+const char *pft_cs_frame_kind_name(enum pft_cs_frame_kind k)
+{
+	switch (k) {
+	case PFT_CS_FRAME_CALL: return "call";
+	case PFT_CS_FRAME_EXCEPTION: return "exception";
+	case PFT_CS_FRAME_UNKNOWN: return "unknown";
+	default: return "?";
+	}
+}
+
 const char *pft_cs_kind_name(enum pft_cs_kind k)
 {
 	static const char *const n[PFT_CS_KIND_NR] = {

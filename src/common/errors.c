@@ -30,6 +30,34 @@ const char *pft_errstr(int err)
 	return error_strings[err];
 }
 
+static const char *const error_names[PFT_E_NR_ERRORS] = {
+	[PFT_OK] = "ok",
+	[PFT_E_INTERNAL] = "internal",
+	[PFT_E_INVAL] = "inval",
+	[PFT_E_NOMEM] = "nomem",
+	[PFT_E_BAD_CONFIG] = "bad_config",
+	[PFT_E_NOSPC] = "nospc",
+	[PFT_E_AGAIN] = "again",
+	[PFT_E_EOS] = "eos",
+	[PFT_E_BAD_PACKET] = "bad_packet",
+	[PFT_E_BAD_FRAME] = "bad_frame",
+	[PFT_E_NOSYNC] = "nosync",
+	[PFT_E_NOMAP] = "nomap",
+	[PFT_E_IO] = "io",
+	[PFT_E_FORMAT] = "format",
+	[PFT_E_NOTFOUND] = "notfound",
+	[PFT_E_UNSUPPORTED] = "unsupported",
+};
+
+const char *pft_error_code_name(int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= PFT_E_NR_ERRORS || !error_names[err])
+		return "?";
+	return error_names[err];
+}
+
 const char *pft_version(void)
 {
 	return PFT_VERSION_STRING;

@@ -276,6 +276,17 @@ int pft_dbg_symbol_at(const struct pft_dbg *d, size_t i, struct pft_dbg_symbol *
 	return 0;
 }
 
+const char *pft_dbg_map_name(enum pft_dbg_map m)
+{
+	switch (m) {
+	case PFT_DBG_MAP_NONE: return "none";
+	case PFT_DBG_MAP_ARM: return "arm";
+	case PFT_DBG_MAP_THUMB: return "thumb";
+	case PFT_DBG_MAP_DATA: return "data";
+	default: return "?";
+	}
+}
+
 enum pft_dbg_map pft_dbg_mapping(const struct pft_dbg *d, uint64_t addr)
 {
 	return d ? dbg_map_find(d, addr) : PFT_DBG_MAP_NONE;

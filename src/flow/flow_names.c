@@ -2,6 +2,15 @@
 /* Names of the flow decoder's enums, for listings and JSON. */
 #include "pft/flow.h"
 
+const char *pft_flow_kind_name(enum pft_flow_kind k)
+{
+	switch (k) {
+	case PFT_FLOW_RANGE: return "range";
+	case PFT_FLOW_EVENT: return "event";
+	default: return "?";
+	}
+}
+
 const char *pft_flow_event_name(enum pft_flow_event ev)
 {
 	static const char *const names[PFT_EV_NR] = {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "probe_int.h"
 
 const char *pft_probe_layout_name(enum pft_probe_layout l)
@@ -276,14 +277,41 @@ static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 	return 0;
 }
 
+static int probe_into(const uint8_t *buf, size_t len, enum pft_probe_layout layout,
+		      struct pft_probe_report *rep);
+
+/* rep->size: the caller's struct (an older or newer pft/probe.h) gets the
+ * common part, the rest zeroed; rep->size becomes the part filled. */
 int pft_probe_buffer(const uint8_t *buf, size_t len, enum pft_probe_layout layout,
                      struct pft_probe_report *rep)
 {
-	int k;
+	struct pft_probe_report *full;
+	size_t size;
+	int r;
 
-	if (!rep || rep->size != sizeof *rep || (!buf && len) ||
+	if (!rep || rep->size < sizeof(rep->size) || (!buf && len) ||
 	    (unsigned)layout > PFT_PROBE_LAYOUT_TPIU)
 		return -PFT_E_INVAL;
+	size = rep->size;
+	if (size == sizeof *rep)
+		return probe_into(buf, len, layout, rep);
+	full = malloc(sizeof *full);
+	if (!full)
+		return -PFT_E_NOMEM;
+	r = probe_into(buf, len, layout, full);
+	if (r == 0) {
+		pft_copy_out(rep, size, full, sizeof *full);
+		rep->size = size < sizeof *full ? size : sizeof *full;
+	}
+	free(full);
+	return r;
+}
+
+static int probe_into(const uint8_t *buf, size_t len, enum pft_probe_layout layout,
+		      struct pft_probe_report *rep)
+{
+	int k;
+
 	memset(rep, 0, sizeof *rep);
 	rep->size = sizeof *rep;
 	rep->capture_len = len;

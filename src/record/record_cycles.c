@@ -63,6 +63,20 @@ int pft_rec_cycles_parse(struct pft_rec_cycles *m, const char *spec)
 
 /* Loads, stores and multiplies by encoding; branches are decided by the
  * pipeline (a waypoint whose successor is not the next instruction). */
+const char *pft_rec_cycle_class_name(enum pft_rec_cycle_class c)
+{
+	switch (c) {
+	case PFT_REC_CYC_OTHER: return "other";
+	case PFT_REC_CYC_BRANCH: return "branch";
+	case PFT_REC_CYC_LOAD: return "load";
+	case PFT_REC_CYC_STORE: return "store";
+	case PFT_REC_CYC_MUL: return "mul";
+	case PFT_REC_CYC_FAILED: return "failed";
+	case PFT_REC_CYC_EXCEPTION: return "exception";
+	default: return "?";
+	}
+}
+
 enum pft_rec_cycle_class pft_rec_cycles_classify(enum pft_isa isa, uint32_t op, unsigned size)
 {
 	if (isa == PFT_ISA_ARM) {

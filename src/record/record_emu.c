@@ -356,7 +356,7 @@ static int take_exception(struct emu *e, enum pft_rec_exc_type type, uint64_t pr
 	    uc_reg_write(uc, UC_ARM_REG_CPSR, &ncpsr) != UC_ERR_OK ||
 	    uc_reg_write(uc, UC_ARM_REG_SPSR, &cpsr) != UC_ERR_OK ||
 	    uc_reg_write(uc, UC_ARM_REG_LR, &lr) != UC_ERR_OK) {
-		snprintf(e->msg, e->cap, "cannot enter the %s exception", pft_rec_exc_name(type));
+		snprintf(e->msg, e->cap, "cannot enter the %s exception", pft_rec_exc_type_name(type));
 		return -PFT_E_INTERNAL;
 	}
 	e->st->exceptions[type & 15]++;

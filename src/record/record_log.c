@@ -201,7 +201,7 @@ static int parse_exc(const char *s)
 	unsigned i;
 
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(s, pft_rec_exc_name(types[i])))
+		if (!strcmp(s, pft_rec_exc_type_name(types[i])))
 			return (int)types[i];
 	return -1;
 }
@@ -290,6 +290,6 @@ int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa
 
 int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x)
 {
-	return snprintf(buf, cap, "! %s %08llx", pft_rec_exc_name(x->type),
+	return snprintf(buf, cap, "! %s %08llx", pft_rec_exc_type_name(x->type),
 	                (unsigned long long)x->pref_return);
 }

@@ -72,7 +72,7 @@ int pft_rec_parse_u64(const char *s, uint64_t *out)
 	return 0;
 }
 
-const char *pft_rec_exc_name(unsigned type)
+const char *pft_rec_exc_type_name(unsigned type)
 {
 	switch (type) {
 	case PFT_REC_EXC_RESET: return "reset";

@@ -92,6 +92,30 @@ enum pft_tfo_kind pft_tfo_classify(unsigned tracepkt, unsigned *value)
 
 static const char *const reason_names[4] = { "sync", "enable", "overflow", "debug" };
 
+const char *pft_tfo_kind_name(enum pft_tfo_kind k)
+{
+	switch (k) {
+	case PFT_TFO_KIND_DISABLED: return "disabled";
+	case PFT_TFO_KIND_DISABLED_CA: return "disabled_ca";
+	case PFT_TFO_KIND_VALUE: return "value";
+	case PFT_TFO_KIND_RESERVED: return "reserved";
+	default: return "?";
+	}
+}
+
+const char *pft_tfo_item_kind_name(enum pft_tfo_item_kind k)
+{
+	switch (k) {
+	case PFT_TFO_ITEM_STATUS: return "status";
+	case PFT_TFO_ITEM_BYTES: return "bytes";
+	case PFT_TFO_ITEM_TFO: return "tfo";
+	case PFT_TFO_ITEM_TRIGGER: return "trigger";
+	case PFT_TFO_ITEM_SKIPPED: return "skipped";
+	case PFT_TFO_ITEM_ERROR: return "error";
+	default: return "?";
+	}
+}
+
 const char *pft_tfo_reason_name(unsigned reason)
 {
 	return reason < 4 ? reason_names[reason] : "?";
