@@ -22,7 +22,7 @@ trap 'rm -rf "$T"' EXIT
 ORACLE="$PFT_SOURCE/tests/scripts/coverage_emu_oracle.py"
 LC="--rc lcov_branch_coverage=1 --rc lcov_function_coverage=1"
 fail=0
-for e in recursion switch funcptr interwork itblock irq; do
+for e in recursion switch funcptr interwork itblock irq pgo; do
 	"$PFT_BIN" record "$EX/$e.elf" -o "$T/$e" --log "$T/$e.log" --log-exceptions -q
 	"$PFT_BIN" coverage "$T/$e" --elf "$EX/$e.elf" --format insns -o "$T/$e.insns" -q
 	"$PFT_BIN" coverage "$T/$e" --elf "$EX/$e.elf" --test-name "$e" -o "$T/$e.info" -q

@@ -354,7 +354,7 @@ int main(void)
 {
 	const char *build = getenv("PFT_BUILD"), *src = getenv("PFT_SOURCE");
 	static const char *const ex[] = { "recursion", "switch", "funcptr", "interwork",
-					  "itblock", "irq" };
+					  "itblock", "irq", "pgo" };
 	char elf[512], elf2[512];
 	size_t i;
 
