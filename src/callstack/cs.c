@@ -125,20 +125,24 @@ static struct pft_cs_event *emit(struct pft_cs_tracker *cs, enum pft_cs_kind kin
 		cs->qcap = nc;
 	}
 	ev = &cs->q[cs->qn++];
-	memset(ev, 0, sizeof(*ev));
+	/* every field written once (no memset: this is the hot path) */
 	ev->kind = (uint16_t)kind;
+	ev->reason = 0;
 	ev->index = cs->index;
 	ev->cycles = cs->cycles;
 	ev->timestamp = cs->ts;
 	ev->offset = cs->offset;
-	ev->time_ns = time_now(cs, &ok);
+	ev->time_ns = (cs->cfg.ts_hz | cs->cfg.cpu_hz) ? time_now(cs, &ok) : (ok = 0);
 	ev->flags = (cs->cc_seen ? PFT_CS_F_CC : 0) | (cs->ts_seen ? PFT_CS_F_TS : 0) |
 	            (ok ? PFT_CS_F_TIME : 0);
-	if (c) {
-		ev->context_id = c->cid;
-		ev->depth = c->n;
-		ev->level = c->nexc;
-	}
+	ev->context_id = c ? c->cid : 0;
+	ev->depth = c ? c->n : 0;
+	ev->level = c ? c->nexc : 0;
+	ev->addr = ev->end = ev->target = ev->ninsns = ev->ncycles = 0;
+	ev->isa = 0;
+	ev->reserved[0] = ev->reserved[1] = ev->reserved[2] = 0;
+	ev->insns = NULL;
+	memset(&ev->frame, 0, sizeof(ev->frame));
 	return ev;
 }
 
