@@ -166,6 +166,13 @@ PFT_API void pft_cs_tracker_free(struct pft_cs_tracker *cs);
  * pft_cs_tracker_end; -PFT_E_NOMEM when the event queue cannot grow. */
 PFT_API int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size);
 
+/* The effect of the last item's branch waits for the next item (an
+ * exception may follow at once, and then the branch went to its preferred
+ * return address).  Apply it now, to read the stacks as the input leaves
+ * them (pft_cs_tracker_end does this itself).  0, or -PFT_E_INVAL (NULL,
+ * events pending, after end). */
+PFT_API int pft_cs_tracker_flush(struct pft_cs_tracker *cs);
+
 /* No more items: every open frame of every context is popped (HOW_END). */
 PFT_API int pft_cs_tracker_end(struct pft_cs_tracker *cs);
 

@@ -17,8 +17,19 @@ struct cs_ctx {
 	struct pft_cs_frame *f;
 };
 
+/* A taken branch whose effect waits for the next item: when an exception
+ * follows at once, the branch packet's address is the vector, and the
+ * branch's own target is the exception's preferred return address. */
+struct cs_branch {
+	struct pft_insn last, prev;
+	uint64_t next;
+	uint32_t flags;          /* the range's PFT_FLOW_F_* */
+	uint8_t isa, next_isa, has_prev, valid;
+};
+
 struct pft_cs_tracker {
 	struct pft_cs_config cfg;
+	struct cs_branch pend;
 	struct cs_ctx *ctx;
 	uint32_t nctx;
 	struct cs_ctx *cur;
@@ -373,11 +384,11 @@ static int is_mov_lr_pc(const struct pft_insn *in)
 	       (in->opcode & 0x0FFFFFFFu) == 0x01A0E00Fu;
 }
 
-static void taken(struct pft_cs_tracker *cs, struct cs_ctx *c, const struct pft_flow_item *it)
+static void taken(struct pft_cs_tracker *cs, struct cs_ctx *c, const struct cs_branch *br)
 {
-	const struct pft_insn *last = &it->insns[it->ninsns - 1];
-	const uint64_t target = it->next;
-	const unsigned tisa = it->next_isa;
+	const struct pft_insn *last = &br->last;
+	const uint64_t target = br->next;
+	const unsigned tisa = br->next_isa;
 	int indirect = last->wp_class == PFT_WP_INDIRECT, form;
 	uint64_t ts = 0, te = 0, fs = 0, fe = 0;
 	int have_t = 0, have_c = 0;
@@ -391,16 +402,15 @@ static void taken(struct pft_cs_tracker *cs, struct cs_ctx *c, const struct pft_
 	if (last->wp_class != PFT_WP_DIRECT && !indirect)
 		return;                       /* ISB, barriers, ENTERX/LEAVEX */
 	if ((last->flags & PFT_INSN_F_LINK) ||
-	    (indirect && it->isa == PFT_ISA_ARM && it->ninsns >= 2 &&
-	     is_mov_lr_pc(&it->insns[it->ninsns - 2]))) {
+	    (indirect && br->isa == PFT_ISA_ARM && br->has_prev && is_mov_lr_pc(&br->prev))) {
 		push_simple(cs, c, PFT_CS_FRAME_CALL, target, tisa, last->addr + last->size,
 			    last->addr, 0);
 		return;
 	}
-	form = indirect && pft_cs_is_return_form((enum pft_isa)it->isa, last->opcode, last->size);
+	form = indirect && pft_cs_is_return_form((enum pft_isa)br->isa, last->opcode, last->size);
 	if (indirect && (k = match_ret(c, target)) >= 0) {
 		pop_to(cs, c, (uint32_t)k, PFT_CS_HOW_MATCHED, last->addr, target,
-		       ((it->flags & PFT_FLOW_F_RSTACK) ? PFT_CS_F_RSTACK : 0) |
+		       ((br->flags & PFT_FLOW_F_RSTACK) ? PFT_CS_F_RSTACK : 0) |
 		       (form ? PFT_CS_F_FORM : 0));
 		return;
 	}
@@ -498,8 +508,36 @@ static void range(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 		cs->cycles += it->cycles;
 		cs->st.cycles += it->cycles;
 	}
-	if (it->end_kind == PFT_RANGE_TAKEN && (it->flags & PFT_FLOW_F_NEXT))
-		taken(cs, c, it);
+	if (it->end_kind == PFT_RANGE_TAKEN && (it->flags & PFT_FLOW_F_NEXT)) {
+		struct cs_branch *b = &cs->pend;
+
+		b->last = it->insns[it->ninsns - 1];
+		b->has_prev = it->ninsns >= 2;
+		if (b->has_prev)
+			b->prev = it->insns[it->ninsns - 2];
+		b->next = it->next;
+		b->next_isa = it->next_isa;
+		b->isa = it->isa;
+		b->flags = it->flags;
+		b->valid = 1;
+	}
+}
+
+/* Apply the waiting branch; it is the item's exception's when that
+   exception's vector is where the branch seemed to go. */
+static void flush_branch(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
+{
+	struct cs_branch *b = &cs->pend;
+
+	if (!b->valid)
+		return;
+	b->valid = 0;
+	if (it && it->kind == PFT_FLOW_EVENT && it->type == PFT_EV_EXCEPTION &&
+	    (it->flags & PFT_FLOW_F_ADDR) && (it->flags & PFT_FLOW_F_NEXT) && it->addr == b->next) {
+		b->next = it->next;
+		b->next_isa = it->next_isa;
+	}
+	taken(cs, current(cs), b);
 }
 
 static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
@@ -561,10 +599,22 @@ int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it
 		return -PFT_E_INVAL;
 	cs->qh = cs->qn = 0;
 	cs->offset = it->offset;
+	if (cs->pend.valid && !(it->kind == PFT_FLOW_EVENT && (it->type == PFT_EV_TIMESTAMP ||
+							      it->type == PFT_EV_TRIGGER)))
+		flush_branch(cs, it);
 	if (it->kind == PFT_FLOW_RANGE)
 		range(cs, it);
 	else if (it->kind == PFT_FLOW_EVENT)
 		event(cs, it);
+	return cs->nomem ? -PFT_E_NOMEM : 0;
+}
+
+int pft_cs_tracker_flush(struct pft_cs_tracker *cs)
+{
+	if (!cs || cs->ended || cs->qh < cs->qn)
+		return -PFT_E_INVAL;
+	cs->qh = cs->qn = 0;
+	flush_branch(cs, NULL);
 	return cs->nomem ? -PFT_E_NOMEM : 0;
 }
 
@@ -576,6 +626,7 @@ int pft_cs_tracker_end(struct pft_cs_tracker *cs)
 		return -PFT_E_INVAL;
 	if (cs->qh == cs->qn)
 		cs->qh = cs->qn = 0;
+	flush_branch(cs, NULL);
 	for (i = 0; i < cs->nctx; i++)
 		pop_all(cs, &cs->ctx[i], PFT_CS_HOW_END);
 	cs->ended = 1;

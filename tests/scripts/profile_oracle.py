@@ -196,7 +196,7 @@ def model(elf, log, full):
                 if fr[0] == "E":
                     e = fr
                     break
-            if e is not None and st and not exc_next:
+            if e is not None and st and not exc_next and e[1] != nxt:
                 k = match(nxt)
                 if k >= 0:
                     del st[k:]
@@ -242,7 +242,9 @@ def model(elf, log, full):
         if not st and not exc_next:
             st.append(["U", None])
         if push_exc:
-            st.append(["E", None])
+            # its preferred return address: where the handler goes back to,
+            # unless it is a prefetch abort (the call's target never ran)
+            st.append(["E", None if pabt else resume.get(i)])
     return funcs, calls, self_, depth
 
 

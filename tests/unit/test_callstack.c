@@ -54,6 +54,23 @@ static void drain(struct pft_cs_tracker *cs)
 			evs[nev++] = ev;
 }
 
+/* A branch takes effect at the next item (an exception may follow at once):
+   give an empty range, and collect the events of both. */
+static void put_flush(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
+{
+	struct pft_flow_item none;
+	struct pft_cs_event ev;
+
+	CHECK_EQ(pft_cs_tracker_put(cs, it, sizeof(*it)), 0);
+	drain(cs);
+	memset(&none, 0, sizeof(none));
+	none.kind = PFT_FLOW_RANGE;
+	CHECK_EQ(pft_cs_tracker_put(cs, &none, sizeof(none)), 0);
+	while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
+		if (nev < 256)
+			evs[nev++] = ev;
+}
+
 /* A range: one filler instruction at addr-4 .. then the waypoint at addr
  * (opcode op, class, flags), taken to next. */
 static void br(struct pft_cs_tracker *cs, uint64_t addr, unsigned isa, uint32_t op, unsigned size,
@@ -83,8 +100,7 @@ static void br(struct pft_cs_tracker *cs, uint64_t addr, unsigned isa, uint32_t 
 	it.cycles = 3;
 	it.next = next;
 	it.next_isa = (uint8_t)isa;
-	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
-	drain(cs);
+	put_flush(cs, &it);
 }
 
 /* A32 shorthands */
@@ -202,8 +218,7 @@ static void test_mov_lr_pc(void)
 	memset(&it, 0, sizeof(it));
 	it.kind = PFT_FLOW_RANGE; it.addr = 0x1000; it.end = 0x1008; it.insns = in; it.ninsns = 2;
 	it.end_kind = PFT_RANGE_TAKEN; it.flags = PFT_FLOW_F_NEXT; it.next = 0x2000;
-	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
-	drain(cs);
+	put_flush(cs, &it);
 	CHECK_EQ(count(PFT_CS_CALL), 2);
 	CHECK_EQ(find(PFT_CS_CALL, 1)->frame.ret, 0x1008);
 	/* BX R3 (not a return form) to that address is a return all the same */
@@ -364,6 +379,47 @@ static void test_irq_nesting(void)
 	pft_cs_tracker_free(cs);
 }
 
+/* A branch followed at once by an exception: the branch packet gives the
+ * vector; the branch went to the exception's preferred return address. */
+static void test_branch_then_exception(void)
+{
+	struct pft_cs_tracker *cs = mk(0);
+	struct pft_insn in[2];
+	struct pft_flow_item it;
+
+	call(cs, 0x1010, 0x2000);
+	memset(in, 0, sizeof(in));
+	in[0].addr = 0x200c; in[0].opcode = A32_NOP; in[0].size = 4;
+	in[1].addr = 0x2010; in[1].opcode = A32_BX_LR; in[1].size = 4;
+	in[1].wp_class = PFT_WP_INDIRECT;
+	memset(&it, 0, sizeof(it));
+	it.kind = PFT_FLOW_RANGE; it.addr = 0x200c; it.end = 0x2014; it.insns = in; it.ninsns = 2;
+	it.end_kind = PFT_RANGE_TAKEN; it.flags = PFT_FLOW_F_NEXT; it.next = 0x18;
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
+	drain(cs);
+	CHECK_EQ(count(PFT_CS_RETURN), 0);            /* not yet */
+	CHECK_EQ(pft_cs_tracker_flush(NULL), -PFT_E_INVAL);
+	flow_event(cs, PFT_EV_EXCEPTION, 0x18, PFT_EXC_IRQ, 0x1014, 0);
+	CHECK_EQ(count(PFT_CS_RETURN), 1);            /* the return, then the exception */
+	CHECK_EQ(evs[0].kind, PFT_CS_RETURN);
+	CHECK_EQ(evs[0].target, 0x1014);
+	CHECK_EQ(evs[1].kind, PFT_CS_EXC_ENTRY);
+	CHECK_EQ(evs[1].depth, 2);
+	/* flush applies a waiting branch at once: a call here */
+	call(cs, 0x30, 0x5000);
+	in[1].addr = 0x5010; in[1].opcode = A32_BL; in[1].wp_class = PFT_WP_DIRECT;
+	in[1].flags = PFT_INSN_F_LINK | PFT_INSN_F_TARGET;
+	it.next = 0x6000;
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
+	drain(cs);
+	CHECK_EQ(count(PFT_CS_CALL), 0);
+	CHECK_EQ(pft_cs_tracker_flush(cs), 0);
+	drain(cs);
+	CHECK_EQ(count(PFT_CS_CALL), 1);
+	CHECK_EQ(top_entry(cs), 0x6000);
+	pft_cs_tracker_free(cs);
+}
+
 /* Return-stack trace: the flow decoder's F_RSTACK is passed on. */
 static void test_rstack(void)
 {
@@ -506,6 +562,7 @@ int main(void)
 	test_longjmp();
 	test_irq_nesting();
 	test_rstack();
+	test_branch_then_exception();
 	test_gaps();
 	test_contexts();
 	test_counts_end();

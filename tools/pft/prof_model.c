@@ -292,6 +292,7 @@ static int push(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 	fr->start[PROF_W_CYCLES] = ev->cycles;
 	fr->start[PROF_W_TIME] = ev->time_ns;
 	fr->counted = ev->frame.kind != PFT_CS_FRAME_UNKNOWN;
+	fr->exc = ev->frame.kind == PFT_CS_FRAME_EXCEPTION;
 	fr->edge = UINT32_MAX;
 	if (node_index(m, parent, fid, &fr->node))
 		return -1;
@@ -332,6 +333,19 @@ static void pop(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 			m->edge[fr->edge].incl[w] += incl;
 	}
 	f->active--;
+	if (fr->exc) {
+		/* an outermost exception: its cost is part of the inclusive cost
+		   of every function it interrupted; say how much */
+		size_t k;
+		int nested = 0;
+
+		for (k = 0; k < c->n; k++)
+			nested |= c->st[k].exc;
+		for (k = 0; k < c->n && !nested; k++)
+			if (c->st[k].outer)
+				for (w = 0; w < PROF_W_NR; w++)
+					m->f[c->st[k].fid].irq[w] += now[w] - fr->start[w];
+	}
 	if (fr->counted) {
 		incl = now[PROF_W_INSNS] - fr->start[PROF_W_INSNS];
 		f->ncalls_done++;

@@ -22,6 +22,8 @@ struct prof_func {
 	uint64_t self[PROF_W_NR];     /* exclusive cost */
 	uint64_t incl[PROF_W_NR];     /* inclusive (outermost activations only) */
 	uint64_t exc[PROF_W_NR];      /* the part of self run in exception handlers */
+	uint64_t irq[PROF_W_NR];      /* the part of incl spent in exceptions taken while
+	                                 it was on the stack */
 	uint64_t min_incl, max_incl;  /* per call, instructions */
 	uint64_t ncalls_done;         /* calls whose frame was popped */
 	uint32_t active;              /* activations on the stacks now */
@@ -40,7 +42,7 @@ struct prof_node {                    /* calling-context tree */
 
 struct prof_frame {
 	uint32_t fid, node, edge;
-	uint8_t counted, outer;
+	uint8_t counted, outer, exc;
 	uint64_t start[PROF_W_NR];
 };
 

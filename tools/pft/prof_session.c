@@ -249,6 +249,10 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	}
 	if (r > 0 && r != PROF_STOP)
 		return r;
+	pft_cs_tracker_flush(s->cs);
+	r = drain_events(s, h);
+	if (r > 0 && r != PROF_STOP)
+		return r;
 	if (h->before_end)
 		h->before_end(h->ctx, s->cs);
 	pft_cs_tracker_end(s->cs);

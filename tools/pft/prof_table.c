@@ -59,10 +59,11 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 		wname[w]);
 	fprintf(f, "# in exception handlers: %" PRIu64 " %s (%.2f%%)\n", exc, wname[w],
 		m->total[w] ? 100.0 * (double)exc / (double)m->total[w] : 0.0);
-	fprintf(f, "# self and incl in %s; per call: inclusive instructions; exc: the part of "
-		"self run in exception handlers\n", wname[w]);
-	fprintf(f, "%7s %12s %12s %9s %9s %11s %9s %12s  %s\n", "self%", "self", "incl", "calls",
-		"min/call", "mean/call", "max/call", "exc", "function");
+	fprintf(f, "# self, incl in %s; per call: inclusive instructions; self-exc: the part of "
+		"self run in exception handlers; incl-exc: the part of incl spent in exceptions "
+		"taken while the function was on the stack\n", wname[w]);
+	fprintf(f, "%7s %12s %12s %9s %9s %11s %9s %12s %12s  %s\n", "self%", "self", "incl", "calls",
+		"min/call", "mean/call", "max/call", "self-exc", "incl-exc", "function");
 	for (i = 0; i < n; i++) {
 		const struct prof_func *p = &m->f[ord[i]];
 		double pct = m->total[w] ? 100.0 * (double)p->self[w] / (double)m->total[w] : 0.0;
@@ -74,7 +75,8 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 				(double)p->incl[PROF_W_INSNS] / (double)p->ncalls_done, p->max_incl);
 		else
 			fprintf(f, " %9s %11s %9s", "-", "-", "-");
-		fprintf(f, " %12" PRIu64 "  %s\n", p->exc[w], prof_func_name(m->s, p->key, nb, sizeof(nb)));
+		fprintf(f, " %12" PRIu64 " %12" PRIu64 "  %s\n", p->exc[w], p->irq[w],
+			prof_func_name(m->s, p->key, nb, sizeof(nb)));
 	}
 	free(ord);
 	return ferror(f) ? -1 : 0;
