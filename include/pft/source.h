@@ -27,6 +27,14 @@
  * params.format, else the snapshot's buffer format, else frames when a
  * trace ID is given and raw otherwise.
  *
+ * A capture that can be read twice (a regular file, a buffer) given with
+ * neither params.format nor a trace ID nor a source name is probed first
+ * (pft/probe.h, its first 16 MiB): when it holds a PFT stream, the layout,
+ * the trace ID (the first PFT stream) and the registers
+ * (pft_source_get_config: the PTM options the bytes imply) come from the
+ * probe, whose report pft_source_get_probe returns.  Otherwise, and for a
+ * pipe, the defaults above apply.
+ *
  * Memory stays bounded whatever the input size: the capture is read in
  * chunks of PFT_SOURCE_CHUNK bytes (a buffer in memory is handed out in
  * place).  A regular file or a buffer in
@@ -46,16 +54,13 @@
  *   -PFT_E_EOS       an empty input, or no trace data at all
  *   -PFT_E_NOMEM
  * Frame errors (a truncated frame ...) do not stop the source: they are
- * counted (pft_source_info.frame_errors), the first one described.
- *
- * Layers above may add inference of the layout and of the registers from
- * the data (params.format = PFT_SOURCE_FORMAT_AUTO is where it plugs in);
- * today AUTO means the defaults above. */
+ * counted (pft_source_info.frame_errors), the first one described. */
 #ifndef PFT_SOURCE_H
 #define PFT_SOURCE_H
 
 #include "pft/common.h"
 #include "pft/frame.h"
+#include "pft/probe.h"
 #include "pft/snapshot.h"
 
 #ifdef __cplusplus
@@ -130,6 +135,10 @@ PFT_API int pft_source_get_frame_stats(const struct pft_source *src,
 /* The PTM registers: the snapshot source's, else pft_config_init()'s; with
  * ETMTRACEIDR the trace ID read when there is one. */
 PFT_API int pft_source_get_config(const struct pft_source *src, struct pft_config *out);
+
+/* The probe's report when the layout, trace ID and registers came from the
+ * bytes (see the top of this file), else NULL.  Lives until pft_source_close. */
+PFT_API const struct pft_probe_report *pft_source_get_probe(const struct pft_source *src);
 
 /* The snapshot (memory dumps ...), or NULL when the input is not one. */
 PFT_API const struct pft_snapshot *pft_source_snapshot(const struct pft_source *src);

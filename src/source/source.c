@@ -152,6 +152,7 @@ void pft_source_close(struct pft_source *s)
 	source_stream_free(s);
 	source_capture_close(s);
 	pft_snapshot_close(s->snap);
+	free(s->probe);
 	free(s);
 }
 
@@ -266,4 +267,9 @@ int pft_source_get_config(const struct pft_source *s, struct pft_config *out)
 const struct pft_snapshot *pft_source_snapshot(const struct pft_source *s)
 {
 	return s ? s->snap : NULL;
+}
+
+const struct pft_probe_report *pft_source_get_probe(const struct pft_source *s)
+{
+	return s ? s->probe : NULL;
 }

@@ -214,7 +214,14 @@ int source_choose_capture(struct pft_source *s, const struct pft_source_params *
 	if (p->source_name)
 		return source_msg(-PFT_E_INVAL, msg, cap, "--source needs a snapshot folder; %s is a file",
 				  s->name);
+	int r;
+
 	pft_config_init(&s->config);
+	r = source_probe(s, p); /* no layout, no ID: what the bytes say */
+	if (r < 0)
+		return source_msg(r, msg, cap, "out of memory");
+	if (r > 0)
+		return start(s, s->probe_id, 0, msg, cap);
 	s->format = p->format >= 0 ? (enum pft_frame_format)p->format :
 		    p->trace_id >= 0 ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
 	s->trace_id_chosen = p->trace_id >= 0;

@@ -8,6 +8,7 @@
 #ifndef PFT_SOURCE_INT_H
 #define PFT_SOURCE_INT_H
 
+#include "pft/probe.h"
 #include "pft/source.h"
 
 struct source_segment { /* stream bytes [stream, next.stream) sit at capture, capture+1 ... */
@@ -51,6 +52,8 @@ struct pft_source {
 	const char *buffer_path;
 	struct pft_config config;
 	int trace_id_chosen;
+	struct pft_probe_report *probe; /* what the bytes said (source_probe.c), or NULL */
+	int probe_id;              /* the PFT trace ID it chose (frames), or -1 */
 	char name[1200];
 	char path[1024];
 };
@@ -68,6 +71,11 @@ int source_choose_snapshot(struct pft_source *s, const char *dir, const struct p
 			   char *msg, size_t cap);
 int source_choose_capture(struct pft_source *s, const struct pft_source_params *p, char *msg,
 			  size_t cap);
+
+/* source_probe.c: a capture without layout or trace ID given: 1 when the
+ * probe found a PFT stream and chose format, config and probe_id; 0 when it
+ * did not run or found none; -PFT_E_NOMEM */
+int source_probe(struct pft_source *s, const struct pft_source_params *p);
 
 /* source_stream.c */
 int source_stream_start(struct pft_source *s);

@@ -60,7 +60,7 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 	       const char *cmd)
 {
 	struct pft_source_params p;
-	struct input_opts probed = *given, *o = &probed;
+	const struct input_opts *o = given;
 	char msg[1400], where[1200];
 	int r;
 
@@ -72,7 +72,6 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 		cli_error(cmd, "no input given (a snapshot folder, a capture file or -)");
 		return PFT_EXIT_USAGE;
 	}
-	input_probe(o, path, cmd); /* a bare capture: what the bytes say */
 	pft_source_params_init(&p);
 	p.format = o->format;
 	p.trace_id = o->id;
@@ -82,6 +81,9 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 	    (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR) &&
 	    (o->regs.etmtraceidr & 0x7F) >= 1 && (o->regs.etmtraceidr & 0x7F) <= 0x6F)
 		p.trace_id = (int)(o->regs.etmtraceidr & 0x7F);
+	/* a file with --etmtraceidr alone is read raw, as before the probe */
+	if (p.format < 0 && p.trace_id < 0 && !is_dir(path) && (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR))
+		p.format = PFT_FRAME_RAW;
 	p.source_name = o->source;
 	p.capture_offsets = capture_offsets;
 	r = pft_source_open(&in->src, path, &p, msg, sizeof msg);
@@ -89,6 +91,8 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 		cli_error(cmd, "%s", msg);
 		return exit_code_of(r);
 	}
+	if (pft_source_get_probe(in->src)) /* a bare capture: what the bytes said */
+		input_probe_say(pft_source_get_probe(in->src), path, cmd);
 	in->snap = pft_source_snapshot(in->src);
 	pft_source_get_config(in->src, &in->config);
 	input_apply_options(&in->config, o);

@@ -83,21 +83,12 @@ static void others(const struct pft_probe_report *rep, char *b, size_t cap)
 	}
 }
 
-int input_probe(struct input_opts *o, const char *path, const char *cmd)
+void input_probe_say(const struct pft_probe_report *rep, const char *path, const char *cmd)
 {
-	struct pft_probe_report *rep;
 	const struct pft_probe_stream *s = NULL;
-	struct pft_features f;
 	char opts[512], skip[1024], more[256], hex[3];
 	unsigned i, npft = 0;
-	int etmcr_given = (o->regs_given & PFT_SNAPSHOT_REG_ETMCR) != 0;
 
-	if (o->format >= 0 || o->id >= 0 || o->source || (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR) ||
-	    !is_file(path))
-		return 0;
-	rep = probe_file(path);
-	if (!rep)
-		return 0;
 	more[0] = 0;
 	for (i = 0; i < rep->nstreams; i++) {
 		if (rep->streams[i].protocol != PFT_PROBE_PROTO_PFT)
@@ -107,38 +98,19 @@ int input_probe(struct input_opts *o, const char *path, const char *cmd)
 		else
 			cat(more, sizeof more, "%s0x%02x", npft > 2 ? ", " : "", rep->streams[i].id);
 	}
-	if (!s) {
-		free(rep);
-		return 0;
-	}
-	pft_config_features(&s->config, &f);
-	o->format = (int)frame_format(rep->layout);
-	if (o->format != PFT_FRAME_RAW)
-		o->id = s->id;
-	/* the probe's options where the user set none */
-	if (!etmcr_given) {
-		o->cycle_accurate |= f.cycle_accurate;
-		o->timestamps |= f.timestamps;
-		o->vmid |= f.vmid;
-		if (!o->return_stack)
-			o->branch_broadcast |= f.branch_broadcast;
-		if (o->contextid_bytes < 0 && f.contextid_bytes)
-			o->contextid_bytes = f.contextid_bytes;
-	}
-	if (o->pft_minor < 0 && !(o->regs_given & PFT_SNAPSHOT_REG_ETMIDR) && f.minor == 0)
-		o->pft_minor = 0;
+	if (!s)
+		return;
 	probe_options(rep, s, opts, sizeof opts);
 	others(rep, skip, sizeof skip);
-	fprintf(stderr, "pft %s: no --format or --id given; probed %s: %s, PFT 1.%u%s%s%s: "
+	fprintf(stderr, "pft %s: no --format or --id given; probed %s: %s, PFT 1.%u%s%s: "
 		"reading it as %s%s%s%s%s (see pft probe)\n", cmd, path,
 		rep->layout == PFT_PROBE_LAYOUT_RAW ? "one raw stream" :
 		rep->layout == PFT_PROBE_LAYOUT_TPIU ? "TPIU capture" : "CoreSight frames",
-		(unsigned)f.minor, rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : " in trace ID 0x",
-		"", rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : idhex(s->id, hex), opts,
+		(unsigned)((s->config.etmidr >> 4) & 0xF),
+		rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : " in trace ID 0x",
+		rep->layout == PFT_PROBE_LAYOUT_RAW ? "" : idhex(s->id, hex), opts,
 		skip[0] ? "; skipped: " : "", skip, more[0] ? "; also PFT, not read (use --id): " : "",
 		more);
-	free(rep);
-	return 0;
 }
 
 void input_probe_hint(const struct input *in, const char *cmd)

@@ -1,20 +1,18 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pft dump / pft decode on a bare capture file: the probe's inference in
- * place of the options the user did not give, and a hint after a decode
- * whose errors suggest a wrong assumption (include/pft/probe.h). */
+/* pft dump / pft decode on a bare capture file (the source layer probes it,
+ * pft/source.h): the line saying what was assumed, and a hint after a
+ * decode whose errors suggest a wrong assumption (pft/probe.h). */
 #ifndef PFT_TOOLS_INPUT_PROBE_H
 #define PFT_TOOLS_INPUT_PROBE_H
 
 #include "input.h"
+#include "pft/probe.h"
 
-/* When path is a regular file (not a snapshot folder, not "-") and none of
- * --format, --id, --source, --etmtraceidr was given: probe the capture and
- * fill in *o the layout, the trace ID of the first PFT stream and the PTM
- * options the user did not set, and say so on stderr in one line
- * ("pft <cmd>: probed FILE: ...").  When the probe finds no PFT stream, *o
- * is left alone and nothing is printed (the defaults apply, and their
- * errors say what is wrong).  Returns 0. */
-int input_probe(struct input_opts *o, const char *path, const char *cmd);
+/* The one line on stderr when the source probed a bare capture
+ * (pft_source_get_probe): "pft <cmd>: no --format or --id given; probed
+ * FILE: CoreSight frames, PFT 1.1 in trace ID 0x13: reading it as OPTIONS;
+ * skipped: 0x10 etmv3 ...". */
+void input_probe_say(const struct pft_probe_report *rep, const char *path, const char *cmd);
 
 /* After a read with errors: probe the capture the input read and, when
  * it suggests other options than the ones used (another layout, trace ID,
