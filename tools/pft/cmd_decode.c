@@ -344,16 +344,75 @@ static int report(const struct input *in, struct pft_flow_decoder *dec, int err)
 	return rc;
 }
 
+/* The program image and its debug information: snapshot dumps, --image,
+ * --elf.  PFT_EXIT_OK or the exit code (message printed). */
+static int open_image(const struct decode_args *a, const struct input *in, struct pft_image **img,
+		      struct pft_dbg **dbg)
+{
+	int rc;
+
+	*img = pft_image_alloc();
+	*dbg = pft_dbg_alloc();
+	if (!*img || !*dbg) {
+		cli_error("decode", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	rc = load_image(*img, a->imgs, a->nimg, in, a->dumps, *dbg);
+	if (!rc && pft_image_region_count(*img) == 0)
+		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
+			  "no instruction can be followed");
+	return rc;
+}
+
+/* The output file and its writer; NULL after a message. */
+static struct decode_out *open_out(const struct decode_args *a, struct pft_dbg *dbg, FILE **f)
+{
+	struct decode_out *out;
+
+	*f = cli_open_output("decode", a->outpath);
+	if (!*f)
+		return NULL;
+	out = decode_out_open(*f, a->fmt, a->disasm,
+			      pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL);
+	if (!out)
+		cli_error("decode", "out of memory");
+	return out;
+}
+
+/* A PFT source: flow decoder over the stream, then the end checks. */
+static int decode_pft(const struct decode_args *a, struct input *in, struct pft_image *img,
+		      struct decode_out *out)
+{
+	struct pft_flow_decoder *dec = pft_flow_decoder_alloc(&in->config, img);
+	int rc = PFT_EXIT_OK, err;
+
+	if (!dec) {
+		cli_error("decode", "cannot create the flow decoder (out of memory)");
+		return PFT_EXIT_USAGE;
+	}
+	err = decode_stream(in, dec, out, &rc);
+	/* what needs the whole capture (an absent trace ID in a pipe) */
+	if (!rc)
+		rc = input_finish(in, "decode");
+	if (!rc && (decode_out_finish(out, dec) || err == -PFT_E_IO)) {
+		cli_error("decode", "error writing %s", a->outpath ? a->outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+	}
+	if (!rc)
+		rc = report(in, dec, err);
+	pft_flow_decoder_free(dec);
+	return rc;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct decode_args a;
 	struct input in;
 	struct pft_image *img = NULL;
 	struct pft_dbg *dbg = NULL;
-	struct pft_flow_decoder *dec = NULL;
 	struct decode_out *out = NULL;
 	FILE *f = NULL;
-	int rc, err;
+	int rc, etm3;
 
 	memset(&a, 0, sizeof(a));
 	memset(&in, 0, sizeof(in));
@@ -364,65 +423,20 @@ int cmd_decode(int argc, char **argv)
 	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
 	if (rc)
 		return rc;
-	img = pft_image_alloc();
-	dbg = pft_dbg_alloc();
-	if (!img || !dbg) {
-		cli_error("decode", "out of memory");
+	etm3 = input_is_etm3(&in.config); /* an ETMv3 source: its packet layer and flow */
+	if (etm3 && a.fmt == DECODE_STATS) {
+		cli_error("decode", "--stats is not available for ETMv3 sources yet");
 		rc = PFT_EXIT_USAGE;
-		goto out;
 	}
-	rc = load_image(img, a.imgs, a.nimg, &in, a.dumps, dbg);
-	if (rc)
-		goto out;
-	if (pft_image_region_count(img) == 0)
-		cli_error("decode", "warning: the program image is empty (give --image or --elf): "
-			  "no instruction can be followed");
-	if (input_is_etm3(&in.config)) { /* an ETMv3 source: its packet layer and flow */
-		if (a.fmt == DECODE_STATS) {
-			cli_error("decode", "--stats is not available for ETMv3 sources yet");
-			rc = PFT_EXIT_USAGE;
-			goto out;
-		}
-		f = cli_open_output("decode", a.outpath);
-		out = f ? decode_out_open(f, a.fmt, a.disasm,
-					  pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL)
-			: NULL;
-		rc = out ? decode_etm3(&in, img, out, a.outpath) : PFT_EXIT_USAGE;
-		goto out;
-	}
-	dec = pft_flow_decoder_alloc(&in.config, img);
-	f = cli_open_output("decode", a.outpath);
-	if (!dec || !f) {
-		if (!dec)
-			cli_error("decode", "cannot create the flow decoder (out of memory)");
+	if (!rc)
+		rc = open_image(&a, &in, &img, &dbg);
+	if (!rc && !(out = open_out(&a, dbg, &f)))
 		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	out = decode_out_open(f, a.fmt, a.disasm,
-			      pft_dbg_symbol_count(dbg) || pft_dbg_has_lines(dbg) ? dbg : NULL);
-	if (!out) {
-		cli_error("decode", "out of memory");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	err = decode_stream(&in, dec, out, &rc);
-	if (rc)
-		goto out;
-	/* what needs the whole capture (an absent trace ID in a pipe) */
-	rc = input_finish(&in, "decode");
-	if (rc)
-		goto out;
-	if (decode_out_finish(out, dec) || err == -PFT_E_IO) {
-		cli_error("decode", "error writing %s", a.outpath ? a.outpath : "standard output");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	rc = report(&in, dec, err);
-out:
+	if (!rc)
+		rc = etm3 ? decode_etm3(&in, img, out, a.outpath) : decode_pft(&a, &in, img, out);
 	decode_out_close(out);
 	if (f && f != stdout)
 		fclose(f);
-	pft_flow_decoder_free(dec);
 	pft_dbg_free(dbg);
 	pft_image_free(img);
 	input_close(&in);

@@ -459,13 +459,35 @@ static int report(const struct dump *d, int r)
 	return PFT_EXIT_DATA;
 }
 
+/* A PFT source: packet decoder over the stream, then the end checks. */
+static int dump_pft(const struct dump_args *a, struct dump *d)
+{
+	struct pft_pkt_decoder *dec = pft_pkt_decoder_alloc(&d->in->config);
+	int r, rc;
+
+	if (!dec) {
+		cli_error("dump", "cannot create the packet decoder (out of memory)");
+		return PFT_EXIT_USAGE;
+	}
+	if (!a->want_stats && !d->json)
+		header(d);
+	r = dump_stream(d, dec, a->want_stats);
+	/* what needs the whole capture (an absent trace ID in a pipe) */
+	rc = r == 1 ? d->in->exit_code : input_finish(d->in, "dump");
+	if (!rc && a->want_stats)
+		stats(d);
+	if (!rc)
+		rc = report(d, r);
+	pft_pkt_decoder_free(dec);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a;
 	struct input in;
 	struct dump d;
-	struct pft_pkt_decoder *dec;
-	int r, rc;
+	int rc;
 
 	memset(&a, 0, sizeof a);
 	memset(&d, 0, sizeof d);
@@ -477,53 +499,22 @@ int cmd_dump(int argc, char **argv)
 	rc = input_open(&in, a.inpath, &a.io, d.json, "dump");
 	if (rc)
 		return rc;
-	if (input_is_etm3(&in.config)) { /* an ETMv3 source: its own packet layer */
-		d.out = cli_open_output("dump", a.outpath);
-		rc = d.out ? dump_etm3(&in, d.out, d.json, a.want_stats) : PFT_EXIT_USAGE;
-		if (d.out && (fflush(d.out) || ferror(d.out))) {
-			cli_error("dump", "error writing %s", a.outpath ? a.outpath : "standard output");
-			rc = PFT_EXIT_USAGE;
-		}
-		if (d.out && d.out != stdout)
-			fclose(d.out);
-		input_close(&in);
-		return rc;
-	}
-	dec = pft_pkt_decoder_alloc(&in.config);
-	if (!dec) {
-		cli_error("dump", "cannot create the packet decoder (out of memory)");
-		input_close(&in);
-		return PFT_EXIT_USAGE;
-	}
+	d.in = &in;
 	d.out = cli_open_output("dump", a.outpath);
 	if (!d.out) {
-		pft_pkt_decoder_free(dec);
 		input_close(&in);
 		return PFT_EXIT_USAGE;
 	}
-	d.in = &in;
-	if (!a.want_stats && !d.json)
-		header(&d);
-	r = dump_stream(&d, dec, a.want_stats);
-	if (r == 1) {
-		rc = in.exit_code;
-		goto out;
-	}
-	/* what needs the whole capture (an absent trace ID in a pipe) */
-	rc = input_finish(&in, "dump");
-	if (rc)
-		goto out;
-	if (a.want_stats)
-		stats(&d);
-	rc = report(&d, r);
-out:
+	if (input_is_etm3(&in.config)) /* an ETMv3 source: its own packet layer */
+		rc = dump_etm3(&in, d.out, d.json, a.want_stats);
+	else
+		rc = dump_pft(&a, &d);
 	if (fflush(d.out) || ferror(d.out)) {
 		cli_error("dump", "error writing %s", a.outpath ? a.outpath : "standard output");
 		rc = PFT_EXIT_USAGE;
 	}
 	if (d.out != stdout)
 		fclose(d.out);
-	pft_pkt_decoder_free(dec);
 	input_close(&in);
 	return rc;
 }
