@@ -43,10 +43,13 @@ PFT_API int pft_image_add_buffer(struct pft_image *img, uint64_t addr,
                                  const void *buf, size_t len);
 
 /* Load length bytes of the file at path, starting at file offset offset, to
- * address addr.  length 0 means "to the end of the file".  The bytes are
- * copied into the image.  Returns the number of bytes mapped (> 0, capped at
- * INT_MAX in the return value only), -PFT_E_IO (cannot open or read; errno
- * says why), -PFT_E_FORMAT (offset beyond the end of the file, or the file
+ * address addr.  length 0 means "to the end of the file".  The file is
+ * mapped (read only, private; its pages are read when first used, so a large
+ * sparse dump costs no memory), or read whole if it cannot be mapped; it
+ * must not shrink while the image uses it.  Returns the number of bytes
+ * mapped (> 0, capped at INT_MAX in the return value only), -PFT_E_IO
+ * (cannot open or read, or not a regular file; errno says why: EISDIR for
+ * a directory), -PFT_E_FORMAT (offset beyond the end of the file, or the file
  * shorter than offset + length, or empty), -PFT_E_INVAL, -PFT_E_NOMEM. */
 PFT_API int pft_image_add_file(struct pft_image *img, const char *path,
                                uint64_t addr, uint64_t offset, uint64_t length);

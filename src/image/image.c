@@ -2,10 +2,15 @@
 /* Program image: regions from buffers and files, flattened into a sorted map
  * of non-overlapping segments (the region added last wins), plus an optional
  * read callback for the bytes no region covers. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "image/image_int.h"
 
@@ -22,6 +27,8 @@ void pft_image_free(struct pft_image *img)
 		return;
 	for (i = 0; i < img->nregions; i++) {
 		free(img->regions[i].owned);
+		if (img->regions[i].mapped)
+			munmap(img->regions[i].mapped, img->regions[i].mapped_len);
 		free(img->regions[i].desc);
 	}
 	free(img->regions);
@@ -29,61 +36,10 @@ void pft_image_free(struct pft_image *img)
 	free(img);
 }
 
-static int seg_cmp(const void *a, const void *b)
-{
-	const struct image_seg *x = a, *y = b;
-
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/* Rebuild the segment map with [first, last] -> data on top. */
-static int map_insert(struct pft_image *img, uint64_t first, uint64_t last,
-		      const uint8_t *data)
-{
-	struct image_seg *out;
-	size_t i, n = 0, cap = img->nsegs * 2 + 1;
-
-	out = malloc(cap * sizeof(*out));
-	if (!out)
-		return -PFT_E_NOMEM;
-	for (i = 0; i < img->nsegs; i++) {
-		struct image_seg s = img->segs[i];
-
-		if (s.last < first || s.first > last) {
-			out[n++] = s;
-			continue;
-		}
-		if (s.first < first) { /* left part survives */
-			out[n].first = s.first;
-			out[n].last = first - 1;
-			out[n].data = s.data;
-			n++;
-		}
-		if (s.last > last) { /* right part survives */
-			out[n].first = last + 1;
-			out[n].last = s.last;
-			out[n].data = s.data + (last + 1 - s.first);
-			n++;
-		}
-	}
-	out[n].first = first;
-	out[n].last = last;
-	out[n].data = data;
-	n++;
-	if (n) /* qsort(NULL, 0, ...) is undefined */
-		qsort(out, n, sizeof(*out), seg_cmp);
-	free(img->segs);
-	img->segs = out;
-	img->nsegs = n;
-	img->cap_segs = cap;
-	return 0;
-}
-
 int pft_image_add_region(struct pft_image *img, uint64_t addr, const uint8_t *data,
 			 uint64_t size, uint8_t *owned, const char *desc)
 {
 	struct image_region *r;
-	int err;
 
 	if (!img || !data || size == 0 || addr + (size - 1) < addr) {
 		free(owned);
@@ -100,16 +56,13 @@ int pft_image_add_region(struct pft_image *img, uint64_t addr, const uint8_t *da
 		img->regions = nr;
 		img->cap_regions = cap;
 	}
-	err = map_insert(img, addr, addr + (size - 1), data);
-	if (err) {
-		free(owned);
-		return err;
-	}
 	r = &img->regions[img->nregions++];
 	r->addr = addr;
 	r->size = size;
 	r->data = data;
 	r->owned = owned;
+	r->mapped = NULL;
+	r->mapped_len = 0;
 	r->desc = NULL;
 	if (desc) {
 		size_t l = strlen(desc);
@@ -118,6 +71,7 @@ int pft_image_add_region(struct pft_image *img, uint64_t addr, const uint8_t *da
 		if (r->desc)
 			memcpy(r->desc, desc, l + 1);
 	}
+	img->stale = 1;
 	img->generation++;
 	return 0;
 }
@@ -127,48 +81,87 @@ int pft_image_add_buffer(struct pft_image *img, uint64_t addr, const void *buf, 
 	return pft_image_add_region(img, addr, buf, len, NULL, "buffer");
 }
 
+/* The bytes [offset, offset + length) of the open file fd: mapped (pages are
+ * read when the decoder first touches them, so a large sparse dump costs
+ * no memory), or read when the file cannot be mapped. */
+static int add_fd(struct pft_image *img, int fd, const char *path, uint64_t addr,
+		  uint64_t offset, uint64_t length)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t skip = offset % (uint64_t)(pg > 0 ? pg : 4096);
+	void *m;
+	uint8_t *data;
+	size_t got = 0;
+	int err;
+
+	if (length + skip > SIZE_MAX)
+		return -PFT_E_NOMEM;
+	m = mmap(NULL, (size_t)(length + skip), PROT_READ, MAP_PRIVATE, fd, (off_t)(offset - skip));
+	if (m != MAP_FAILED) {
+		err = pft_image_add_region(img, addr, (const uint8_t *)m + skip, length, NULL, path);
+		if (err) {
+			munmap(m, (size_t)(length + skip));
+			return err;
+		}
+		img->regions[img->nregions - 1].mapped = m;
+		img->regions[img->nregions - 1].mapped_len = (size_t)(length + skip);
+		return 0;
+	}
+	data = malloc((size_t)length);
+	if (!data)
+		return -PFT_E_NOMEM;
+	while (got < length) {
+		ssize_t n = pread(fd, data + got, (size_t)length - got, (off_t)(offset + got));
+
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO; /* the file shrank */
+			free(data);
+			return -PFT_E_IO;
+		}
+		got += (size_t)n;
+	}
+	return pft_image_add_region(img, addr, data, length, data, path);
+}
+
 int pft_image_add_file(struct pft_image *img, const char *path, uint64_t addr,
 		       uint64_t offset, uint64_t length)
 {
-	FILE *f;
-	long end;
+	struct stat sb;
 	uint64_t fsize;
-	uint8_t *data;
-	int err;
+	int fd, err, saved;
 
 	if (!img || !path)
 		return -PFT_E_INVAL;
-	f = fopen(path, "rb");
-	if (!f)
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
 		return -PFT_E_IO;
-	if (fseek(f, 0, SEEK_END) != 0 || (end = ftell(f)) < 0) {
-		fclose(f);
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		if (S_ISDIR(sb.st_mode))
+			errno = EISDIR;
+		else if (!S_ISREG(sb.st_mode))
+			errno = EINVAL; /* a pipe or device has no size to map */
+		saved = errno;
+		close(fd);
+		errno = saved;
 		return -PFT_E_IO;
 	}
-	fsize = (uint64_t)end;
-	if (offset >= fsize || (length && length > fsize - offset)) {
-		fclose(f);
+	fsize = (uint64_t)sb.st_size;
+	if (offset >= fsize || (length && length > fsize - offset) ||
+	    offset > (uint64_t)INT64_MAX) {
+		close(fd);
 		return -PFT_E_FORMAT;
 	}
 	if (!length)
 		length = fsize - offset;
-	if (length > SIZE_MAX || (long)offset < 0) {
-		fclose(f);
-		return -PFT_E_NOMEM;
+	if (addr + (length - 1) < addr) {
+		close(fd);
+		return -PFT_E_INVAL;
 	}
-	data = malloc((size_t)length);
-	if (!data) {
-		fclose(f);
-		return -PFT_E_NOMEM;
-	}
-	if (fseek(f, (long)offset, SEEK_SET) != 0 ||
-	    fread(data, 1, (size_t)length, f) != (size_t)length) {
-		free(data);
-		fclose(f);
-		return -PFT_E_IO;
-	}
-	fclose(f);
-	err = pft_image_add_region(img, addr, data, length, data, path);
+	err = add_fd(img, fd, path, addr, offset, length);
+	saved = errno;
+	close(fd);
+	errno = saved;
 	if (err)
 		return err;
 	return length > 0x7FFFFFFF ? 0x7FFFFFFF : (int)length;
@@ -185,10 +178,16 @@ int pft_image_set_callback(struct pft_image *img, pft_image_read_fn cb, void *ar
 }
 
 /* Index of the first segment that starts above addr (nsegs if none): the
- * segment before it is the only one that may hold addr. */
-static size_t seg_above(const struct pft_image *img, uint64_t addr)
+ * segment before it is the only one that may hold addr.  The map is built
+ * here when regions were added since (the image is not thread-safe). */
+static size_t seg_above(const struct pft_image *cimg, uint64_t addr)
 {
-	size_t lo = 0, hi = img->nsegs;
+	struct pft_image *img = (struct pft_image *)(uintptr_t)cimg;
+	size_t lo = 0, hi;
+
+	if (img->stale && pft_image_build_map(img))
+		return 0; /* out of memory: nothing readable */
+	hi = img->nsegs;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

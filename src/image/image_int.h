@@ -12,6 +12,8 @@ struct image_region {
 	uint64_t size;
 	const uint8_t *data;
 	uint8_t *owned;   /* freed with the image (NULL for borrowed buffers) */
+	void *mapped;     /* munmap'd with the image (a file mapping), or NULL */
+	size_t mapped_len;
 	char *desc;
 };
 
@@ -25,8 +27,9 @@ struct image_seg {
 struct pft_image {
 	struct image_region *regions;
 	size_t nregions, cap_regions;
-	struct image_seg *segs;
-	size_t nsegs, cap_segs;
+	struct image_seg *segs;   /* built from the regions when first needed */
+	size_t nsegs;
+	int stale;                /* regions were added since segs was built */
 	pft_image_read_fn cb;
 	void *cb_arg;
 	uint64_t generation;
@@ -37,6 +40,11 @@ struct pft_image {
  * desc. */
 int pft_image_add_region(struct pft_image *img, uint64_t addr, const uint8_t *data,
                          uint64_t size, uint8_t *owned, const char *desc);
+
+/* Build the segment map from the regions (n log n): a sweep over their
+ * boundaries, the region added last winning.  0 or -PFT_E_NOMEM.  Done
+ * when the map is first read after regions were added (image_map.c). */
+int pft_image_build_map(struct pft_image *img);
 
 /* Direct pointer to the bytes at addr inside one region, and how many are
  * contiguous there (*avail, capped at SIZE_MAX); NULL if no region covers

@@ -4,9 +4,11 @@
  * segments with a load offset, the read callback, and the snapshot image of
  * TC2 compared byte for byte with the dump file. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 #include "pft/image.h"
@@ -219,8 +221,92 @@ static void test_tc2(void)
 	pft_image_free(img);
 }
 
+/* Random overlapping buffers against a byte-per-address model where the
+ * buffer added last wins: the segment map (built by a sweep) agrees. */
+static void test_overlap_model(void)
+{
+	static uint8_t bufs[40][64], model[1024];
+	static int16_t who[1024];
+	uint32_t x = 12345;
+	int round;
+
+	for (round = 0; round < 50; round++) {
+		struct pft_image *img = pft_image_alloc();
+		int k, a, ok = 1;
+
+		memset(who, 0xFF, sizeof who);
+		for (k = 0; k < 40; k++) {
+			unsigned addr, len, j;
+
+			x = x * 1103515245u + 12345u;
+			addr = (x >> 8) % 960;
+			len = 1 + (x >> 20) % 64;
+			for (j = 0; j < 64; j++)
+				bufs[k][j] = (uint8_t)(k * 7 + j);
+			CHECK_EQ(pft_image_add_buffer(img, addr, bufs[k], len), 0);
+			for (j = 0; j < len; j++) {
+				who[addr + j] = (int16_t)k;
+				model[addr + j] = bufs[k][j];
+			}
+			if (k % 9 == 0) { /* reads between adds rebuild the map */
+				uint8_t b;
+
+				(void)pft_image_read(img, addr, &b, 1);
+			}
+		}
+		for (a = 0; a < 1024; a++) {
+			uint8_t b;
+			int r = pft_image_read(img, (uint64_t)a, &b, 1);
+
+			if (who[a] < 0 ? r != -PFT_E_NOMAP : (r != 1 || b != model[a]))
+				ok = 0;
+		}
+		CHECK(ok);
+		pft_image_free(img);
+	}
+}
+
+/* 60,000 regions (a snapshot with that many [dump] sections) map in well
+ * under a second: the map is built once, in n log n. */
+static void test_many_regions(void)
+{
+	static uint8_t buf[16];
+	struct pft_image *img = pft_image_alloc();
+	clock_t t0 = clock();
+	uint8_t out[4];
+	double secs;
+	int i;
+
+	buf[3] = 0x5A;
+	for (i = 0; i < 60000; i++) /* in reverse address order, some overlapping */
+		CHECK_EQ(pft_image_add_buffer(img, 0x10000000u - (uint64_t)i * 12, buf, 16), 0);
+	CHECK_EQ(pft_image_read(img, 0x10000000u - 12 * 59999 + 3, out, 1), 1);
+	CHECK_EQ(out[0], 0x5A);
+	secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+	printf("60000 regions: %.3f s\n", secs);
+	CHECK(secs < 0.5);
+	pft_image_free(img);
+}
+
+/* A directory or a device is no image file: an I/O error that says why,
+ * not a huge allocation. */
+static void test_not_regular(void)
+{
+	struct pft_image *img = pft_image_alloc();
+
+	errno = 0;
+	CHECK_EQ(pft_image_add_file(img, "/tmp", 0, 0, 0), -PFT_E_IO);
+	CHECK_EQ(errno, EISDIR);
+	CHECK_EQ(pft_image_add_file(img, "/dev/null", 0, 0, 0), -PFT_E_IO);
+	CHECK_EQ(pft_image_region_count(img), 0);
+	pft_image_free(img);
+}
+
 int main(void)
 {
+	test_overlap_model();
+	test_many_regions();
+	test_not_regular();
 	test_buffers();
 	test_callback();
 	test_files();

@@ -1,0 +1,10 @@
+# Hostile input (issue 14): bad files, bad options and bad snapshots given to
+# the pft commands (scripts/hostile_cli.sh: exit status and one clear message
+# naming the file), memory dumps that cost only what is touched and the
+# image map built in n log n (scripts/hostile_image.py).
+find_program(PYTHON3 python3)
+if(PYTHON3)
+  add_test(NAME hostile_image
+           COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/hostile_image.py)
+  set_tests_properties(hostile_image PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
+endif()
