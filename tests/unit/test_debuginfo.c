@@ -306,6 +306,18 @@ static void test_images(const char *e1, const char *e2)
 	CHECK(strstr(msg, ":2:") != NULL);
 	CHECK_EQ(pft_dbg_symbol_count(d), 0); /* nothing half-added */
 	pft_dbg_free(d);
+
+	/* a stripped ELF (no .symtab, no DWARF): loads with empty tables (the
+	   tables were sorted with qsort(NULL, 0, ...), undefined: UBSan) */
+	snprintf(cmd, sizeof(cmd), "arm-none-eabi-strip -o %s '%s'", map, e1);
+	CHECK(system(cmd) == 0);
+	d = pft_dbg_alloc();
+	CHECK_EQ(pft_dbg_add_elf(d, map, 0, msg, sizeof(msg)), 0);
+	CHECK_EQ(pft_dbg_symbol_count(d), 0);
+	CHECK_EQ(pft_dbg_symbol(d, 0x1003c, &s1, sizeof(s1)), -PFT_E_NOTFOUND);
+	CHECK_EQ(pft_dbg_line(d, 0x1003c, &l1, sizeof(l1)), -PFT_E_NOTFOUND);
+	CHECK(!pft_dbg_has_lines(d));
+	pft_dbg_free(d);
 	unlink(map);
 }
 
