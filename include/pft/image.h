@@ -120,8 +120,8 @@ struct pft_elf_symbol {
 	const char *name;     /* "" if none */
 	uint8_t type;         /* STT_*: 0 NOTYPE, 1 OBJECT, 2 FUNC ... */
 };
-/* 0, -PFT_E_IO (errno says why), -PFT_E_FORMAT (not ELF, or a segment
- * beyond the end of the file), -PFT_E_NOMEM, -PFT_E_INVAL. */
+/* 0, -PFT_E_IO (errno says why; EISDIR for a directory), -PFT_E_FORMAT
+ * (not ELF, or the program headers or a segment beyond the end of the file), -PFT_E_NOMEM, -PFT_E_INVAL. */
 PFT_API int pft_elf_open(struct pft_elf **out, const char *path);
 PFT_API void pft_elf_close(struct pft_elf *elf);
 PFT_API int pft_elf_get_info(const struct pft_elf *elf, struct pft_elf_info *out);

@@ -3,12 +3,14 @@
  * symbol table (pft_elf_*); and the program image's pft_image_add_elf on
  * top of them.  The record part loads its programs through pft_elf too. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "image/image_int.h"
@@ -76,6 +78,7 @@ int pft_elf_open(struct pft_elf **out, const char *path)
 {
 	struct pft_elf *elf;
 	GElf_Ehdr eh;
+	struct stat sb;
 	int r;
 
 	if (!out || !path)
@@ -91,10 +94,21 @@ int pft_elf_open(struct pft_elf **out, const char *path)
 		free(elf);
 		return -PFT_E_IO;
 	}
+	if (fstat(elf->fd, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+		r = S_ISDIR(sb.st_mode) ? EISDIR : EINVAL; /* no ELF file can be read there */
+		pft_elf_close(elf);
+		errno = r;
+		return -PFT_E_IO;
+	}
 	elf->e = elf_begin(elf->fd, ELF_C_READ_MMAP, NULL);
 	r = -PFT_E_FORMAT;
 	if (!elf->e || elf_kind(elf->e) != ELF_K_ELF || !gelf_getehdr(elf->e, &eh) ||
 	    !(elf->raw = (const uint8_t *)elf_rawfile(elf->e, &elf->raw_len)))
+		goto fail;
+	/* a program header table cut off by the end of the file (libelf then
+	   reports no segments at all) */
+	if (eh.e_phnum && (eh.e_phoff > elf->raw_len ||
+			   (uint64_t)eh.e_phnum * eh.e_phentsize > elf->raw_len - eh.e_phoff))
 		goto fail;
 	elf->info.entry = eh.e_entry;
 	elf->info.machine = eh.e_machine;

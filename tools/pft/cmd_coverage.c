@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_load.h"
 #include "cov_out.h"
 
 const char *const cmd_coverage_summary = "line, branch and address coverage; AutoFDO profiles";
@@ -116,15 +117,13 @@ static int load_static(const struct cov_image_arg *a, int na, struct pft_dbg *db
 		if (a[i].kind == COV_ARG_SYMBOLS) {
 			r = pft_dbg_add_symbol_map(dbg, a[i].path, a[i].addr, msg, sizeof(msg));
 		} else if (a[i].kind == COV_ARG_IMAGE) {
-			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
-			if (r < 0)
-				snprintf(msg, sizeof(msg), "%s", pft_errstr(r));
+			if (image_load_raw(img, "coverage", a[i].path, a[i].addr))
+				return PFT_EXIT_USAGE;
+			r = 0;
 		} else {
-			r = pft_image_add_elf(img, a[i].path, a[i].addr);
-			if (r < 0)
-				snprintf(msg, sizeof(msg), "%s", pft_errstr(r));
-			else
-				r = pft_dbg_add_elf(dbg, a[i].path, a[i].addr, msg, sizeof(msg));
+			if (image_load_elf(img, "coverage", a[i].path, a[i].addr))
+				return PFT_EXIT_USAGE;
+			r = pft_dbg_add_elf(dbg, a[i].path, a[i].addr, msg, sizeof(msg));
 			if (r >= 0 && first_elf) {
 				first_elf = 0;
 				*base = UINT64_MAX;

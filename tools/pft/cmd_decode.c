@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "decode_etm3.h"
+#include "image_load.h"
 #include "input.h"
 #include "input_probe.h"
 
@@ -109,40 +110,20 @@ static int load_image(struct pft_image *img, const struct image_arg *a, int na,
 	int i, r;
 	char err[256];
 
-	if (dumps && in->snap && in->core_name) {
-		size_t k, n = pft_snapshot_dump_count(in->snap, in->core_name);
-
-		for (k = 0; k < n; k++) {
-			struct pft_snapshot_dump dm;
-
-			if (pft_snapshot_dump(in->snap, in->core_name, k, &dm) != 0)
-				continue;
-			r = pft_image_add_file(img, dm.path, dm.address, dm.offset, dm.length);
-			if (r < 0) {
-				cli_error("decode", "snapshot dump '%s' at 0x%" PRIx64 ": %s", dm.path,
-					  dm.address, pft_errstr(r));
-				return PFT_EXIT_USAGE;
-			}
-		}
-	}
+	if (dumps && in->snap && in->core_name &&
+	    image_load_dumps(img, "decode", in->snap, in->core_name))
+		return PFT_EXIT_USAGE;
 	for (i = 0; i < na; i++) {
 		if (a[i].elf) {
-			r = pft_image_add_elf(img, a[i].path, a[i].addr);
-			if (r < 0) {
-				cli_error("decode", "--elf '%s': %s", a[i].path, pft_errstr(r));
+			if (image_load_elf(img, "decode", a[i].path, a[i].addr))
 				return PFT_EXIT_USAGE;
-			}
 			r = pft_dbg_add_elf(dbg, a[i].path, a[i].addr, err, sizeof(err));
 			if (r < 0) {
 				cli_error("decode", "--elf '%s': %s", a[i].path, err);
 				return PFT_EXIT_USAGE;
 			}
-		} else {
-			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
-			if (r < 0) {
-				cli_error("decode", "--image '%s': %s", a[i].path, pft_errstr(r));
-				return PFT_EXIT_USAGE;
-			}
+		} else if (image_load_raw(img, "decode", a[i].path, a[i].addr)) {
+			return PFT_EXIT_USAGE;
 		}
 	}
 	return PFT_EXIT_OK;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_load.h"
 #include "cov_out.h"
 
 static int load_image(struct pft_image *img, const struct cov_image_arg *a, int na,
@@ -12,33 +13,18 @@ static int load_image(struct pft_image *img, const struct cov_image_arg *a, int 
 {
 	int i, r;
 
-	if (dumps && in->snap && in->core_name) {
-		size_t k, n = pft_snapshot_dump_count(in->snap, in->core_name);
-
-		for (k = 0; k < n; k++) {
-			struct pft_snapshot_dump dm;
-
-			if (pft_snapshot_dump(in->snap, in->core_name, k, &dm) != 0)
-				continue;
-			r = pft_image_add_file(img, dm.path, dm.address, dm.offset, dm.length);
-			if (r < 0) {
-				cli_error("coverage", "snapshot dump '%s' at 0x%" PRIx64 ": %s",
-					  dm.path, dm.address, pft_errstr(r));
-				return PFT_EXIT_USAGE;
-			}
-		}
-	}
+	if (dumps && in->snap && in->core_name &&
+	    image_load_dumps(img, "coverage", in->snap, in->core_name))
+		return PFT_EXIT_USAGE;
 	for (i = 0; i < na; i++) {
 		if (a[i].kind == COV_ARG_ELF)
-			r = pft_image_add_elf(img, a[i].path, a[i].addr);
+			r = image_load_elf(img, "coverage", a[i].path, a[i].addr);
 		else if (a[i].kind == COV_ARG_IMAGE)
-			r = pft_image_add_file(img, a[i].path, a[i].addr, 0, 0);
+			r = image_load_raw(img, "coverage", a[i].path, a[i].addr);
 		else
 			continue;
-		if (r < 0) {
-			cli_error("coverage", "'%s': %s", a[i].path, pft_errstr(r));
+		if (r)
 			return PFT_EXIT_USAGE;
-		}
 	}
 	return PFT_EXIT_OK;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "image_load.h"
 #include "prof.h"
 
 void prof_opts_init(struct prof_opts *o)
@@ -79,22 +80,9 @@ static int load_image(struct prof_session *s, const struct prof_opts *o)
 	int i, r;
 	char err[256];
 
-	if (o->dumps && s->in.snap && s->in.core_name) {
-		size_t k, n = pft_snapshot_dump_count(s->in.snap, s->in.core_name);
-
-		for (k = 0; k < n; k++) {
-			struct pft_snapshot_dump dm;
-
-			if (pft_snapshot_dump(s->in.snap, s->in.core_name, k, &dm) != 0)
-				continue;
-			r = pft_image_add_file(s->img, dm.path, dm.address, dm.offset, dm.length);
-			if (r < 0) {
-				cli_error(s->cmd, "snapshot dump '%s' at 0x%" PRIx64 ": %s", dm.path,
-					  dm.address, pft_errstr(r));
-				return PFT_EXIT_USAGE;
-			}
-		}
-	}
+	if (o->dumps && s->in.snap && s->in.core_name &&
+	    image_load_dumps(s->img, s->cmd, s->in.snap, s->in.core_name))
+		return PFT_EXIT_USAGE;
 	for (i = 0; i < o->nimg; i++) {
 		if (o->img_elf[i] == 2) {
 			err[0] = '\0';
@@ -105,11 +93,8 @@ static int load_image(struct prof_session *s, const struct prof_opts *o)
 				return PFT_EXIT_USAGE;
 			}
 		} else if (o->img_elf[i]) {
-			r = pft_image_add_elf(s->img, o->img_path[i], o->img_addr[i]);
-			if (r < 0) {
-				cli_error(s->cmd, "--elf '%s': %s", o->img_path[i], pft_errstr(r));
+			if (image_load_elf(s->img, s->cmd, o->img_path[i], o->img_addr[i]))
 				return PFT_EXIT_USAGE;
-			}
 			err[0] = '\0';
 			r = pft_dbg_add_elf(s->dbg, o->img_path[i], o->img_addr[i], err, sizeof(err));
 			if (r < 0) {
@@ -118,11 +103,8 @@ static int load_image(struct prof_session *s, const struct prof_opts *o)
 				return PFT_EXIT_USAGE;
 			}
 		} else {
-			r = pft_image_add_file(s->img, o->img_path[i], o->img_addr[i], 0, 0);
-			if (r < 0) {
-				cli_error(s->cmd, "--image '%s': %s", o->img_path[i], pft_errstr(r));
+			if (image_load_raw(s->img, s->cmd, o->img_path[i], o->img_addr[i]))
 				return PFT_EXIT_USAGE;
-			}
 		}
 	}
 	return PFT_EXIT_OK;

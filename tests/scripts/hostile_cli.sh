@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
+# Hostile input to the pft commands (issue 14): bad image files, addresses
+# that do not fit, malformed snapshots, outputs onto inputs, bad options.
+# Each case must exit with the expected status (1 the input had errors,
+# 2 usage or setup error) and say, on stderr, the expected words (the file
+# it is about, and why).  Needs $PFT_BIN and $PFT_DATA.
+set -u
+PFT=${PFT_BIN:?PFT_BIN not set}
+DATA=${PFT_DATA:?PFT_DATA not set}
+T=$(mktemp -d "${TMPDIR:-/tmp}/pft_hostile.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+n=0
+
+# expect STATUS WORDS -- ARGS... : run pft ARGS
+expect() {
+	want=$1
+	words=$2
+	shift 3
+	n=$((n + 1))
+	"$PFT" "$@" >"$T/out" 2>"$T/err" </dev/null
+	got=$?
+	if [ "$got" -ne "$want" ] || ! grep -q -- "$words" "$T/err"; then
+		echo "FAIL: pft $*: exit $got (want $want), want '$words' on stderr:"
+		head -5 "$T/err"
+		fails=$((fails + 1))
+		return
+	fi
+	echo "ok: pft $*: exit $got: $(head -1 "$T/err")"
+}
+
+# a copy of a snapshot to spoil: snap NAME -> $T/NAME
+snap() {
+	rm -rf "${T:?}/$1"
+	cp -r "$DATA/trace_cov_a15" "$T/$1"
+}
+
+# ---- program image files (defects 2 and 6) ---------------------------------
+COV=$DATA/trace_cov_a15
+ARMBIN=$COV/mem_Cortex-A15_0_1_RO_CODE.bin
+mkdir "$T/dir"
+head -c 60 /bin/sh >"$T/trunc60.elf"
+printf '\177ELF\001\001\001\000\000\000\000\000\000\000\000\000\002\000\050\000\001\000\000\000' >"$T/arm_hdr_only.elf"
+expect 2 "'$T/dir': Is a directory" -- decode "$COV" --stats --image "$T/dir"
+expect 2 "'$T/dir': Is a directory" -- decode "$COV" --stats --elf "$T/dir"
+expect 2 "'$T/missing': No such file" -- decode "$COV" --stats --image "$T/missing"
+expect 2 "not a 32-bit ARM program" -- decode "$COV" --stats --elf /bin/sh
+expect 2 "trunc60.elf': not an ELF file, or a truncated one" -- decode "$COV" --stats --elf "$T/trunc60.elf"
+expect 2 "arm_hdr_only.elf': not an ELF file, or a truncated one" -- decode "$COV" --stats --elf "$T/arm_hdr_only.elf"
+expect 2 "beyond the 32-bit address space" -- decode "$COV" --stats --image "$ARMBIN@0x1C0008000"
+expect 2 "do not fit the 32-bit address space" -- decode "$COV" --stats --image "$ARMBIN@0xFFFFFF00"
+expect 2 "beyond the 32-bit address space" -- decode "$COV" --stats --elf "/bin/sh@0xFFFFFFFFFFFFFFFF"
+expect 2 "'$T/dir': Is a directory" -- coverage "$COV" --image "$T/dir"
+expect 2 "not a 32-bit ARM program" -- profile "$COV" --elf /bin/sh
+snap hidump
+printf '\n[dump99]\nspace=S\naddress=0xFFFFFFF0\nfile=big.bin\n' >>"$T/hidump/device1.ini"
+head -c 327680 /dev/zero >"$T/hidump/big.bin"
+expect 2 "big.bin': 0x50000 bytes at 0xfffffff0 do not fit" -- decode "$T/hidump" --stats
+snap dirdump
+printf '\n[dump99]\nspace=S\naddress=0x1000\nfile=.\n' >>"$T/dirdump/device1.ini"
+expect 2 "Is a directory" -- decode "$T/dirdump" --stats
+
+echo "$n cases, $fails failed"
+[ "$fails" -eq 0 ]
