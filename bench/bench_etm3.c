@@ -11,6 +11,10 @@
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --data DIR    folder holding TC2/ (default $PFT_DATA, else the checkout's data/)
  *   --id ID       TC2 trace ID, one of the three Cortex-A7 ETMv3.5 sources (default 0x10)
+ *   --decode      full decode instead: libpft's ETMv3 packets + instruction flow
+ *                 against OpenCSD's ETMv3 full decoder (packet processor and
+ *                 decoder), image kernel_dump.bin at 0xC0008000; both count the
+ *                 instructions of their ranges, the counts must agree
  *
  * The stream: TC2 (data/TC2/cstrace.bin, CoreSight frames) trace ID 0x10,
  * de-formatted by libpft's frame layer, from its first A-sync to its last
@@ -33,7 +37,8 @@
 
 #include <opencsd/c_api/opencsd_c_api.h>
 
-#include "pft/etm3.h"
+#include "pft/etm3flow.h"
+#include "pft/image.h"
 #include "pft/frame.h"
 
 #include "bench_util.h"
@@ -185,11 +190,149 @@ static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf
 	return t0;
 }
 
+/* ---- full decode ---- */
+
+static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct pft_image *img,
+				      const uint8_t *buf, size_t len, size_t chunk, uint64_t *insns)
+{
+	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
+	struct pft_etm3_flow *fl = pft_etm3_flow_alloc(cfg, img);
+	static struct pft_etm3_packet p[BATCH];
+	struct pft_flow_item it;
+	size_t pos = 0;
+	double t0;
+	int r, i;
+
+	*insns = 0;
+	if (!d || !fl)
+		return -1;
+	t0 = bench_cpu();
+	for (;;) {
+		size_t n = len - pos < chunk ? len - pos : chunk;
+		pft_etm3_decoder_feed(d, buf + pos, n);
+		pos += n;
+		if (pos == len)
+			pft_etm3_decoder_end(d);
+		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
+			for (i = 0; i < r; i++) {
+				pft_etm3_flow_put_packet(fl, &p[i]);
+				while (pft_etm3_flow_next(fl, &it, sizeof it) == 0)
+					if (it.kind == PFT_FLOW_RANGE)
+						*insns += it.ninsns;
+			}
+		}
+		if (r != -PFT_E_AGAIN)
+			break;
+	}
+	t0 = bench_cpu() - t0;
+	pft_etm3_flow_free(fl);
+	pft_etm3_decoder_free(d);
+	return r == -PFT_E_EOS ? t0 : -1;
+}
+
+static ocsd_datapath_resp_t ocsd_elem(const void *ctx, const ocsd_trc_index_t idx,
+				      const uint8_t chan, const ocsd_generic_trace_elem *e)
+{
+	(void)idx;
+	(void)chan;
+	if (e->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE)
+		*(uint64_t *)ctx += e->num_instr_range;
+	return OCSD_RESP_CONT;
+}
+
+static NOINLINE double run_ocsd_decode(const struct pft_config *cfg, const uint8_t *kernel,
+				       size_t klen, const uint8_t *buf, size_t len, size_t chunk,
+				       uint64_t *insns)
+{
+	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
+	ocsd_etmv3_cfg ec;
+	unsigned char csid = 0;
+	size_t pos = 0;
+	double t0;
+
+	*insns = 0;
+	if (!t)
+		return -1;
+	memset(&ec, 0, sizeof(ec));
+	ec.reg_idr = cfg->etmidr;
+	ec.reg_ctrl = cfg->etmcr;
+	ec.reg_ccer = cfg->etmccer;
+	ec.reg_trc_id = cfg->etmtraceidr;
+	ec.arch_ver = ARCH_V7;
+	ec.core_prof = profile_CortexA;
+	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV3, OCSD_CREATE_FLG_FULL_DECODER, &ec,
+				   &csid) != OCSD_OK ||
+	    ocsd_dt_set_gen_elem_outfn(t, ocsd_elem, insns) != OCSD_OK ||
+	    ocsd_dt_add_buffer_mem_acc(t, 0xC0008000u, OCSD_MEM_SPACE_ANY, kernel,
+				       (uint32_t)klen) != OCSD_OK) {
+		ocsd_destroy_dcd_tree(t);
+		return -1;
+	}
+	t0 = bench_cpu();
+	while (pos < len) {
+		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
+		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
+							      &done);
+		if (OCSD_DATA_RESP_IS_FATAL(r) || done == 0) {
+			ocsd_destroy_dcd_tree(t);
+			return -1;
+		}
+		pos += done;
+	}
+	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
+	t0 = bench_cpu() - t0;
+	ocsd_destroy_dcd_tree(t);
+	return t0;
+}
+
+static int bench_decode(const struct pft_config *cfg, const char *data, const uint8_t *big,
+			size_t len, size_t chunk, int reps)
+{
+	char path[1024];
+	size_t klen;
+	uint8_t *kernel;
+	struct pft_image *img = pft_image_alloc();
+	double bp = 1e30, bo = 1e30, t;
+	uint64_t ip = 0, io = 0;
+	int k;
+
+	snprintf(path, sizeof(path), "%s/TC2/kernel_dump.bin", data);
+	kernel = bench_read_file(path, &klen);
+	if (!kernel || !img || pft_image_add_buffer(img, 0xC0008000u, kernel, klen) < 0) {
+		fprintf(stderr, "bench_etm3: cannot read %s\n", path);
+		return 2;
+	}
+	for (k = 0; k < reps; k++) {
+		t = run_pft_decode(cfg, img, big, len, chunk, &ip);
+		if (t < 0)
+			return 2;
+		if (t < bp)
+			bp = t;
+		t = run_ocsd_decode(cfg, kernel, klen, big, len, chunk, &io);
+		if (t < 0)
+			return 2;
+		if (t < bo)
+			bo = t;
+	}
+	printf("%-16s %8.1f MB/s  %12llu instructions  (%.3f s)\n", "libpft decode",
+	       (double)len / bp / 1e6, (unsigned long long)ip, bp);
+	printf("%-16s %8.1f MB/s  %12llu instructions  (%.3f s)\n", "OpenCSD decode",
+	       (double)len / bo / 1e6, (unsigned long long)io, bo);
+	printf("ratio decode   %5.1fx OpenCSD\n", bo / bp);
+	pft_image_free(img);
+	free(kernel);
+	if (ip != io) {
+		printf("instruction counts differ\n");
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *data = getenv("PFT_DATA");
 	size_t mib = 64, chunk = 1 << 20, len, slen, blen, i, last;
-	int reps = 3, k, id = 0x10, only = -1;
+	int reps = 3, k, id = 0x10, only = -1, decode = 0;
 	char path[1024];
 	uint8_t *cap, *stream, *big;
 	struct pft_config cfg;
@@ -206,6 +349,8 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++k]);
 		else if (!strcmp(argv[k], "--data") && k + 1 < argc)
 			data = argv[++k];
+		else if (!strcmp(argv[k], "--decode"))
+			decode = 1;
 		else if (!strcmp(argv[k], "--id") && k + 1 < argc)
 			id = (int)strtol(argv[++k], NULL, 0);
 		else if (!strcmp(argv[k], "--only") && k + 1 < argc &&
@@ -213,7 +358,7 @@ int main(int argc, char **argv)
 			only = !strcmp(argv[++k], "ocsd");
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] [--data DIR] "
-					"[--id 0x10|0x11|0x12] [--only pft|ocsd]\n", argv[0]);
+					"[--id 0x10|0x11|0x12] [--only pft|ocsd] [--decode]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -261,6 +406,13 @@ int main(int argc, char **argv)
 		memcpy(big + len, stream + i, last - i);
 	printf("stream: %s ID 0x%x, %zu bytes from offset %zu, repeated to %zu bytes (%.1f MiB); "
 	       "chunk %zu\n", path, id, last - i, i, len, (double)len / (1 << 20), chunk);
+	if (decode) {
+		int rc = bench_decode(&cfg, data, big, len, chunk, reps);
+		free(big);
+		free(stream);
+		free(cap);
+		return rc;
+	}
 	memset(&cp, 0, sizeof(cp));
 	memset(&co, 0, sizeof(co));
 	for (k = 0; k < reps; k++) {

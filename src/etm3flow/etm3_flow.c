@@ -11,6 +11,13 @@
 #include "pft/isa.h"
 
 #define QCAP 48
+#define ICACHE 16384 /* decoded instructions, direct-mapped by a hash of the address */
+
+struct icache_entry {
+	uint32_t addr;
+	uint8_t isa, valid;
+	struct pft_insn_info info;
+};
 
 struct pft_etm3_flow {
 	struct pft_etm3_features f;
@@ -31,6 +38,8 @@ struct pft_etm3_flow {
 	struct pft_insn qi[QCAP];
 	unsigned qh, qn;
 	struct pft_insn cur;  /* insns of the item last returned */
+	uint64_t img_gen;     /* pft_image_generation() the cache was filled at */
+	struct icache_entry icache[ICACHE];
 };
 
 struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_config *cfg, const struct pft_image *img)
@@ -80,14 +89,43 @@ static struct pft_flow_item *event(struct pft_etm3_flow *fl, unsigned type,
 	return push(fl, PFT_FLOW_EVENT, type, pkt);
 }
 
+/* The instruction at fl->addr in fl->isa: 0, or -PFT_E_NOMAP when its bytes
+ * cannot be read.  Decoded instructions are kept in a small cache, emptied
+ * when the image changes. */
+static int insn_at(struct pft_etm3_flow *fl, struct pft_insn_info *info)
+{
+	struct icache_entry *e = &fl->icache[((fl->addr >> 1) * 2654435761u) >> 18];
+	uint64_t gen = fl->img ? pft_image_generation(fl->img) : 0;
+	uint8_t buf[4];
+	int n, r;
+
+	if (gen != fl->img_gen) {
+		memset(fl->icache, 0, sizeof(fl->icache));
+		fl->img_gen = gen;
+	}
+	if (e->valid && e->addr == fl->addr && e->isa == fl->isa) {
+		*info = e->info;
+		return 0;
+	}
+	n = fl->img ? pft_image_read(fl->img, fl->addr, buf, 4) : -PFT_E_NOMAP;
+	r = n > 0 ? pft_isa_decode((enum pft_isa)fl->isa, fl->addr, buf, (size_t)n, 0, info) :
+		    -PFT_E_NOMAP;
+	if (r < 0)
+		return r;
+	e->addr = fl->addr;
+	e->isa = fl->isa;
+	e->valid = 1;
+	e->info = *info;
+	return 0;
+}
+
 /* One atom: E (taken) or N, with its cycles (cc: valid). */
 static void atom(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt, int e,
 		 uint32_t cycles, int cc)
 {
 	struct pft_insn_info info;
 	struct pft_flow_item *it;
-	uint8_t buf[4];
-	int n, r;
+	int r;
 
 	if (!fl->have_addr) {
 		it = event(fl, PFT_EV_NO_ADDRESS, pkt);
@@ -106,9 +144,7 @@ static void atom(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt, in
 		fl->have_addr = 0;
 		return;
 	}
-	n = pft_image_read(fl->img, fl->addr, buf, 4);
-	r = n > 0 ? pft_isa_decode((enum pft_isa)fl->isa, fl->addr, buf, (size_t)n, 0, &info) :
-		    -PFT_E_NOMAP;
+	r = insn_at(fl, &info);
 	if (r < 0) {
 		it = event(fl, PFT_EV_MEM_NACC, pkt);
 		if (it) {
