@@ -3,13 +3,15 @@
  * the same bytes in the same run.
  *
  * Usage:
- *   bench_packet [--mib N] [--chunk BYTES] [--reps N] [--data DIR] [--cov]
+ *   bench_packet [--mib N] [--chunk BYTES] [--reps N] [--data DIR] [--cov] [--save FILE]
  *
  *   --mib N       size of the stream to decode, in MiB (default 64)
  *   --chunk BYTES bytes given to each decoder per call (default 1048576)
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --data DIR    folder holding TC2/ and trace_cov_a15/ (default $PFT_DATA, else the checkout's data/)
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
+ *   --save FILE   also write the stream decoded to FILE (raw PFT bytes), so
+ *                 that the CLI can be timed on the same bytes (bench_cli.sh)
  *   --only WHICH  run only "pft" (pft_pkt_decoder_next), "batch" (pft_pkt_decoder_next_batch)
  *                 or "ocsd", e.g. to count instructions with valgrind:
  *                   valgrind --tool=callgrind --toggle-collect=run_pft \
@@ -218,7 +220,7 @@ static int runner(const char *opt)
 
 int main(int argc, char **argv)
 {
-	const char *data = getenv("PFT_DATA");
+	const char *data = getenv("PFT_DATA"), *save = NULL;
 	size_t mib = 64, chunk = 1 << 20, len, slen = 0, blen, i;
 	int reps = 3, cov = 0, k, j, only = -1, status = 0;
 	char path[1024];
@@ -238,11 +240,13 @@ int main(int argc, char **argv)
 			data = argv[++k];
 		else if (!strcmp(argv[k], "--cov"))
 			cov = 1;
+		else if (!strcmp(argv[k], "--save") && k + 1 < argc)
+			save = argv[++k];
 		else if (!strcmp(argv[k], "--only") && k + 1 < argc && (only = runner(argv[k + 1])) >= 0)
 			k++;
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] "
-					"[--data DIR] [--cov] [--only pft|batch|ocsd]\n", argv[0]);
+					"[--data DIR] [--cov] [--only pft|batch|ocsd] [--save FILE]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -300,6 +304,13 @@ int main(int argc, char **argv)
 	printf("stream: %s%s, %zu bytes from offset %zu, repeated to %zu bytes (%.1f MiB); "
 	       "chunk %zu\n", path, cov ? "" : " ID 0x13", slen - i, i, len,
 	       (double)len / (1 << 20), chunk);
+	if (save) {
+		FILE *f = fopen(save, "wb");
+		if (!f || fwrite(big, 1, len, f) != len || fclose(f)) {
+			fprintf(stderr, "bench_packet: cannot write %s\n", save);
+			return 2;
+		}
+	}
 
 	for (j = 0; j < NRUNNERS; j++)
 		best[j] = 1e30;

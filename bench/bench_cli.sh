@@ -1,0 +1,89 @@
+#!/bin/sh
+# The CLI end to end beside the library benchmarks and OpenCSD's library, on
+# the same bytes in the same run, with the ratios printed.
+#
+# usage: bench/bench_cli.sh [MIB] [BUILD_DIR]      (default 64 MiB, build/)
+#
+# 1. bench_packet --save writes the stream it times (TC2 trace ID 0x13 from
+#    its first A-sync, repeated to MIB MiB: raw PFT bytes) and prints
+#    libpft's and OpenCSD's packet speed on it.
+# 2. `pft dump --stats` reads that file (raw layout, TC2's registers given
+#    as options), timed with /usr/bin/time: user + system CPU seconds, peak
+#    resident memory.
+# 3. bench_flow MIB prints libpft's and OpenCSD's full decode on the same
+#    bytes with kernel_dump.bin at 0xC0008000; `pft decode --stats` decodes
+#    the file with the same image.
+# Ratios: OpenCSD's CPU time over the CLI's (the CLI's includes process start,
+# option parsing, the probe and reading the file).  PFT_BENCH_EXTRA, if set,
+# is a list of further raw PFT files with their options, one per line:
+#     FILE|pft options for dump and decode
+# (e.g. the recording made by bench/make_busybox_input.sh), timed the same way.
+set -eu
+MIB=${1:-64}
+B=${2:-build}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PFT=$B/pft
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+REGS="--format raw --etmcr 0x10001000 --etmccer 0x34C01AC2 --etmidr 0x411CF312 --etmtraceidr 0x13"
+IMG="--image $SRC/data/TC2/kernel_dump.bin@0xC0008000"
+
+cpu() { # cpu OUTFILE cmd...: CPU seconds and peak RSS (KiB) of cmd into $T/time
+	out=$1; shift
+	/usr/bin/time -f "%U %S %M" -o "$T/time" "$@" > "$out" 2>&1 || true # decode exits 1: see below
+	tail -n 1 "$T/time" > "$T/time1" && mv "$T/time1" "$T/time"
+	awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$T/time"
+}
+best() { # best N OUTFILE cmd...: the fastest of N runs
+	n=$1; shift
+	i=0; b=""
+	while [ $i -lt "$n" ]; do
+		r=$(cpu "$@")
+		if [ -z "$b" ] || awk -v a="$r" -v b="$b" 'BEGIN { split(a, x); split(b, y); exit !(x[1] < y[1]) }'; then
+			b=$r
+		fi
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+
+echo "== packets: $MIB MiB of TC2 0x13 (raw PFT) =="
+"$B/bench/bench_packet" --mib "$MIB" --reps 3 --save "$T/tc2.bin" | tee "$T/pkt"
+bytes=$(stat -c %s "$T/tc2.bin")
+secs() { awk -v w="$1" 'index($0, w) == 1 { s = $(NF - 1); sub(/^\(/, "", s); print s }' "$T/pkt"; }
+ocsd_pkt=$(secs OpenCSD)
+lib_pkt=$(secs "libpft (next)")
+# shellcheck disable=SC2086
+r=$(best 3 "$T/dump.out" "$PFT" dump --stats $REGS "$T/tc2.bin")
+set -- $r
+awk -v t="$1" -v m="$2" -v n="$bytes" -v o="$ocsd_pkt" -v l="$lib_pkt" 'BEGIN {
+	printf "pft dump --stats %8.1f MB/s  (%.3f s CPU, peak RSS %d KiB)\n", n / t / 1e6, t, m
+	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (next)\n", o / t, 100 * l / t }'
+head -3 "$T/dump.out"
+
+echo "== full decode: the same bytes, kernel_dump.bin at 0xC0008000 =="
+"$B/bench/bench_flow" "$MIB" "$SRC/data" | tee "$T/flow"
+ocsd_flow=$(awk '/^OpenCSD/ { for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1) }' "$T/flow")
+lib_flow=$(awk '/^libpft/ { for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1) }' "$T/flow")
+# shellcheck disable=SC2086
+r=$(best 3 "$T/decode.out" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin")
+set -- $r
+insns=$(awk '/^libpft/ { print $3 }' "$T/flow")
+awk -v t="$1" -v m="$2" -v i="$insns" -v o="$ocsd_flow" -v l="$lib_flow" 'BEGIN {
+	printf "pft decode --stats %7.1f M instr/s  (%.3f s CPU, peak RSS %d KiB)\n", i / t / 1e6, t, m
+	printf "ratio CLI decode %5.1fx OpenCSD   CLI at %.0f%% of the library\n", o / t, 100 * l / t }'
+head -3 "$T/decode.out"
+
+if [ -n "${PFT_BENCH_EXTRA:-}" ]; then
+	echo "$PFT_BENCH_EXTRA" | while IFS='|' read -r f opts; do
+		[ -n "$f" ] || continue
+		echo "== $f =="
+		# shellcheck disable=SC2086
+		r=$(best 1 "$T/x.out" "$PFT" dump --stats $opts "$f"); set -- $r
+		echo "pft dump --stats   $1 s CPU, peak RSS $2 KiB, $(stat -c %s "$f") bytes"
+		# shellcheck disable=SC2086
+		r=$(best 1 "$T/x.out" "$PFT" decode --stats $opts "$f"); set -- $r
+		echo "pft decode --stats $1 s CPU, peak RSS $2 KiB"
+		grep -i "instructions" "$T/x.out" | head -1
+	done
+fi
