@@ -17,5 +17,6 @@
 #include "pft/snapshot.h"
 #include "pft/tfo.h"
 #include "pft/debuginfo.h"
+#include "pft/callstack.h"
 #include "pft/coverage.h"
 #endif

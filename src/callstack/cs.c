@@ -285,6 +285,8 @@ static struct cs_ctx *ctx_get(struct pft_cs_tracker *cs, uint32_t cid)
 			for (i = 0; i < cs->nctx; i++)
 				if (&cs->ctx[i] != cs->cur && (!c || cs->ctx[i].used < c->used))
 					c = &cs->ctx[i];
+			if (!c)         /* one stack only: the current one goes */
+				c = cs->cur;
 			pop_all(cs, c, PFT_CS_HOW_GAP);
 		}
 		c->cid = cid;

@@ -298,7 +298,8 @@ static int push(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 		return -1;
 	if (fr->counted) {
 		m->f[fid].calls++;
-		m->calls++;
+		if (!fr->exc)
+			m->calls++;        /* the header's calls: not exceptions */
 		if (edge_index(m, caller, fid, &e))
 			return -1;
 		m->edge[e].calls++;
