@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "pft/callstack.h"
 #include "pft/isa.h"
 #include "pft/packet.h"
@@ -595,10 +596,19 @@ static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 	}
 }
 
-int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size)
+int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *user, size_t size)
 {
-	if (!cs || !it || size < sizeof(*it) || cs->ended || cs->qh < cs->qn)
+	struct pft_flow_item copy;
+	const struct pft_flow_item *it = user;
+
+	if (!cs || !user || !size || cs->ended || cs->qh < cs->qn)
 		return -PFT_E_INVAL;
+	if (size != sizeof(*it)) {
+		/* an item of another pft/flow.h: the fields it lacks are 0 */
+		memset(&copy, 0, sizeof(copy));
+		pft_copy_in(&copy, sizeof(copy), user, size);
+		it = &copy;
+	}
 	cs->qh = cs->qn = 0;
 	cs->offset = it->offset;
 	if (cs->pend.valid && !(it->kind == PFT_FLOW_EVENT && (it->type == PFT_EV_TIMESTAMP ||
@@ -637,10 +647,10 @@ int pft_cs_tracker_end(struct pft_cs_tracker *cs)
 
 int pft_cs_tracker_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size)
 {
-	if (!cs || !ev || size < sizeof(*ev))
+	if (!cs || !ev || !size)
 		return -PFT_E_INVAL;
 	if (cs->qh < cs->qn) {
-		*ev = cs->q[cs->qh++];
+		pft_copy_out(ev, size, &cs->q[cs->qh++], sizeof(*ev));
 		return 0;
 	}
 	return cs->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
@@ -653,9 +663,9 @@ uint32_t pft_cs_tracker_depth(const struct pft_cs_tracker *cs)
 
 int pft_cs_tracker_frame(const struct pft_cs_tracker *cs, uint32_t i, struct pft_cs_frame *f, size_t size)
 {
-	if (!cs || !f || !cs->cur || i >= cs->cur->n)
+	if (!cs || !f || !size || !cs->cur || i >= cs->cur->n)
 		return -PFT_E_INVAL;
-	memcpy(f, &cs->cur->f[i], size < sizeof(*f) ? size : sizeof(*f));
+	pft_copy_out(f, size, &cs->cur->f[i], sizeof(*f));
 	return 0;
 }
 

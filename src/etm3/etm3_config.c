@@ -10,6 +10,7 @@ int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_featu
 			     char *msg, size_t cap)
 {
 	static const uint8_t cid_bytes[4] = { 0, 1, 2, 4 };
+	struct pft_config copy;
 	uint32_t cr, idr, ccer;
 	unsigned major;
 
@@ -18,11 +19,12 @@ int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_featu
 	if (!cfg || !f)
 		return -PFT_E_INVAL;
 	memset(f, 0, sizeof(*f));
-	if (cfg->size < sizeof(*cfg)) {
+	if (pft_config_copy(&copy, cfg) < 0) {
 		if (msg)
 			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", cfg->size);
 		return -PFT_E_INVAL;
 	}
+	cfg = &copy; /* a caller's config of any version, defaults for what it lacks */
 	cr = cfg->etmcr;
 	idr = cfg->etmidr;
 	ccer = cfg->etmccer;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "etm3/etm3_internal.h"
 
 #define RUN_SPLIT (1ull << 30) /* an unsynced run is reported at this size */
@@ -212,12 +213,27 @@ static void put_error(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, s
 	pft_etm3_decoder_resync(d);
 }
 
+static int next_packet(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt);
+
 int pft_etm3_decoder_next(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, size_t size)
+{
+	struct pft_etm3_packet tmp;
+	int r;
+
+	if (!d || !pkt || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*pkt))
+		return next_packet(d, pkt);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_packet(d, &tmp);
+	pft_copy_out(pkt, size, &tmp, sizeof(tmp));
+	return r;
+}
+
+static int next_packet(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 {
 	int r;
 
-	if (!d || !pkt || size < sizeof(*pkt))
-		return -PFT_E_INVAL;
 	if (d->have_pending) {
 		*pkt = d->pending;
 		d->have_pending = 0;
@@ -331,8 +347,20 @@ int pft_etm3_decoder_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_pack
 	size_t n = 0;
 	int r;
 
-	if (!d || !pkts || !max || size < sizeof(*pkts))
+	if (!d || !pkts || !max || !size)
 		return -PFT_E_INVAL;
+	if (size != sizeof(*pkts)) {
+		/* elements of another pft/etm3.h: one at a time, the caller's stride */
+		if (max > 0x7FFFFFFF)
+			max = 0x7FFFFFFF;
+		for (n = 0; n < max; n++) {
+			r = pft_etm3_decoder_next(d, (struct pft_etm3_packet *)(void *)((char *)pkts + n * size),
+						  size);
+			if (r < 0)
+				return n ? (int)n : r;
+		}
+		return (int)n;
+	}
 	if (max > 0x7FFFFFFF)
 		max = 0x7FFFFFFF;
 	while (n < max) {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "pft/etm3flow.h"
 #include "pft/image.h"
 #include "pft/isa.h"
@@ -406,12 +407,27 @@ int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_pac
 	return 0;
 }
 
+static int next_item(struct pft_etm3_flow *fl, struct pft_flow_item *item);
+
 int pft_etm3_flow_next(struct pft_etm3_flow *fl, struct pft_flow_item *item, size_t size)
+{
+	struct pft_flow_item tmp;
+	int r;
+
+	if (!fl || !item || !size)
+		return -PFT_E_INVAL;
+	if (size == sizeof(*item))
+		return next_item(fl, item);
+	memset(&tmp, 0, sizeof(tmp));
+	r = next_item(fl, &tmp);
+	pft_copy_out(item, size, &tmp, sizeof(tmp));
+	return r;
+}
+
+static int next_item(struct pft_etm3_flow *fl, struct pft_flow_item *item)
 {
 	unsigned i;
 
-	if (!fl || !item || size < sizeof(*item))
-		return -PFT_E_INVAL;
 	if (!fl->qn)
 		return -PFT_E_AGAIN;
 	i = fl->qh;

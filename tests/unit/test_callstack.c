@@ -539,7 +539,7 @@ static void test_misuse(void)
 	struct pft_cs_event ev;
 
 	memset(&it, 0, sizeof(it));
-	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it) - 1), -PFT_E_INVAL);
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, 0), -PFT_E_INVAL);
 	CHECK_EQ(pft_cs_tracker_put(NULL, &it, sizeof(it)), -PFT_E_INVAL);
 	CHECK_EQ(pft_cs_tracker_next(cs, &ev, sizeof(ev)), -PFT_E_AGAIN);
 	call(cs, 0x1010, 0x2000);
