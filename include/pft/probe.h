@@ -39,6 +39,8 @@ enum pft_probe_layout {
 };
 /* "unknown", "raw", "frames", "tpiu" (the --format names of pft dump/decode) */
 PFT_API const char *pft_probe_layout_name(enum pft_probe_layout l);
+/* The deformatter's format for a layout (UNKNOWN: PFT_FRAME_RAW). */
+PFT_API enum pft_frame_format pft_probe_frame_format(enum pft_probe_layout l);
 
 enum pft_probe_proto {
 	PFT_PROBE_PROTO_UNKNOWN = 0,

@@ -24,6 +24,12 @@ const char *pft_probe_layout_name(enum pft_probe_layout l)
 	return (unsigned)l < 4 ? n[l] : "unknown";
 }
 
+enum pft_frame_format pft_probe_frame_format(enum pft_probe_layout l)
+{
+	return l == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
+	       : l == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
+}
+
 const char *pft_probe_proto_name(enum pft_probe_proto p)
 {
 	static const char *const n[] = { "unknown", "pft", "etmv3", "etmv4", "stm" };

@@ -14,12 +14,6 @@
 
 #define SOURCE_PROBE_BYTES (16u << 20)
 
-static enum pft_frame_format frame_format(uint8_t layout)
-{
-	return layout == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
-	       : layout == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
-}
-
 int source_probe(struct pft_source *s, const struct pft_source_params *p)
 {
 	const uint8_t *buf = s->map;
@@ -58,7 +52,7 @@ int source_probe(struct pft_source *s, const struct pft_source_params *p)
 	}
 	for (i = 0; s->probe->streams[i].protocol != PFT_PROBE_PROTO_PFT; i++)
 		;
-	s->format = frame_format(s->probe->layout);
+	s->format = pft_probe_frame_format((enum pft_probe_layout)s->probe->layout);
 	s->config = s->probe->streams[i].config;
 	s->trace_id_chosen = 1;
 	s->probe_id = s->format == PFT_FRAME_RAW ? -1 : s->probe->streams[i].id;

@@ -206,6 +206,10 @@ int main(void)
 	CHECK_EQ(probe(tc2, n, (enum pft_probe_layout)9), -PFT_E_INVAL);
 	CHECK(!strcmp(pft_probe_proto_name(PFT_PROBE_PROTO_ETM3), "etmv3"));
 	CHECK(!strcmp(pft_probe_layout_name(PFT_PROBE_LAYOUT_TPIU), "tpiu"));
+	CHECK_EQ(pft_probe_frame_format(PFT_PROBE_LAYOUT_TPIU), PFT_FRAME_TPIU);
+	CHECK_EQ(pft_probe_frame_format(PFT_PROBE_LAYOUT_FRAMES), PFT_FRAME_CORESIGHT);
+	CHECK_EQ(pft_probe_frame_format(PFT_PROBE_LAYOUT_RAW), PFT_FRAME_RAW);
+	CHECK_EQ(pft_probe_frame_format(PFT_PROBE_LAYOUT_UNKNOWN), PFT_FRAME_RAW);
 
 	free(buf);
 	free(frames);

@@ -62,12 +62,6 @@ static struct pft_probe_report *probe_file(const char *path)
 	return rep;
 }
 
-static enum pft_frame_format frame_format(uint8_t layout)
-{
-	return layout == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
-	       : layout == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
-}
-
 /* "0x10, 0x11, 0x12 ETMv3" style list of the streams that are not PFT. */
 static void others(const struct pft_probe_report *rep, char *b, size_t cap)
 {
@@ -135,7 +129,7 @@ void input_probe_hint(const struct input *in, const char *cmd)
 			s = t;
 	}
 	why[0] = 0;
-	if (frame_format(rep->layout) != in->format && first) {
+	if (pft_probe_frame_format((enum pft_probe_layout)rep->layout) != in->format && first) {
 		cat(why, sizeof why, "the capture looks like %s, not %s",
 		    pft_probe_layout_name((enum pft_probe_layout)rep->layout),
 		    pft_frame_format_name(in->format));
