@@ -56,7 +56,7 @@ static int probe_snapshot(const char *dir, int json, FILE *out, enum pft_probe_l
 	char msg[512];
 	const char *done[16];
 	size_t i, j, ndone = 0, n;
-	int rc = PFT_EXIT_DATA;
+	int rc = PFT_EXIT_DATA, named;
 
 	if (pft_snapshot_open(dir, &snap, msg, sizeof msg) < 0) {
 		cli_error("probe", "%s: %s", dir, msg);
@@ -97,11 +97,23 @@ static int probe_snapshot(const char *dir, int json, FILE *out, enum pft_probe_l
 		if (json)
 			continue;
 		fprintf(out, "the snapshot's ini files say:\n");
+		/* a raw buffer is one source's: the one named like the buffer, when
+		   there is one (a snapshot gives its only buffer to every source) */
+		named = 0;
+		for (j = 0; j < n && rep->layout == PFT_PROBE_LAYOUT_RAW; j++) {
+			struct pft_snapshot_source s2;
+			if (pft_snapshot_source(snap, j, &s2) == 0 && s2.buffer_name &&
+			    !strcmp(s2.name, s2.buffer_name) && s2.buffer_file &&
+			    !strcmp(s2.buffer_file, src.buffer_file))
+				named = 1;
+		}
 		for (j = 0; j < n; j++) {
 			struct pft_snapshot_source s2;
 			unsigned k;
 			if (pft_snapshot_source(snap, j, &s2) < 0 || !s2.buffer_file ||
 			    strcmp(s2.buffer_file, src.buffer_file))
+				continue;
+			if (named && (!s2.buffer_name || strcmp(s2.name, s2.buffer_name)))
 				continue;
 			fprintf(out, "  %s (%s) trace ID 0x%02x, buffer format %s, ETMCR 0x%08x",
 				s2.name, s2.type ? s2.type : "?", s2.trace_id,
@@ -111,8 +123,16 @@ static int probe_snapshot(const char *dir, int json, FILE *out, enum pft_probe_l
 				if (ps->id != s2.trace_id && !(ps->id == PFT_PROBE_ID_RAW && rep->nstreams == 1))
 					continue;
 				fprintf(out, "; probe: %s", pft_probe_proto_name((enum pft_probe_proto)ps->protocol));
-				if (ps->protocol == PFT_PROBE_PROTO_PFT)
+				if (ps->protocol == PFT_PROBE_PROTO_PFT) {
+					unsigned o, none = 0;
 					fprintf(out, " ETMCR 0x%08x", (unsigned)ps->config.etmcr);
+					for (o = 0; o < PFT_PROBE_NR_OPTS; o++)
+						if (ps->conf[o] == PFT_PROBE_CONF_NONE)
+							fprintf(out, "%s%s", none++ ? ", " : " (the bytes cannot tell: ",
+								pft_probe_opt_name((enum pft_probe_opt)o));
+					if (none)
+						fprintf(out, ")");
+				}
 			}
 			fprintf(out, "\n");
 		}
