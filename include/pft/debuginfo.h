@@ -57,7 +57,8 @@ PFT_API int pft_dbg_add_elf_mem(struct pft_dbg *dbg, const void *buf, size_t len
 /* Add a plain symbol map: text lines "ADDR [SIZE] TYPE NAME" or "ADDR NAME"
  * with hexadecimal ADDR and SIZE (the output of nm, nm -S, or a Linux
  * System.map).  Types U, a, A, N and names starting with '.' are skipped;
- * $a/$t/$d names are mapping symbols.  Returns the image number, -PFT_E_IO,
+ * $a/$t/$d names are mapping symbols; an odd text symbol address is a
+ * Thumb function (bit 0 cleared, isa THUMB).  Returns the image number, -PFT_E_IO,
  * -PFT_E_FORMAT (a line that is none of these; msg names it), -PFT_E_INVAL,
  * -PFT_E_NOMEM. */
 PFT_API int pft_dbg_add_symbol_map(struct pft_dbg *dbg, const char *path, uint64_t load_offset,

@@ -99,6 +99,7 @@ static int build(struct pft_cov *c)
 		}
 	}
 	if (c->ntable) /* qsort(NULL, 0, ...) is undefined */
+		if (c->ntable) /* qsort(NULL, 0, ...) is undefined */
 		qsort(c->table, c->ntable, sizeof(*c->table), cmp_insn);
 	cov_hash_clear(&c->table_hash);
 	for (k = 0; k < c->ntable; k++)

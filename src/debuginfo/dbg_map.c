@@ -72,6 +72,10 @@ static int map_line(struct pft_dbg *d, uint32_t image, char *line)
 	s.image = image;
 	s.is_func = type == 't' || type == 'T' || type == 'w' || type == 'W' || type == 'i';
 	s.isa = PFT_ISA_UNKNOWN;
+	if (s.is_func && (addr & 1)) { /* an odd code address is Thumb */
+		s.addr &= ~1ull;
+		s.isa = PFT_ISA_THUMB;
+	}
 	s.name = dbg_strdup(d, name);
 	if (!s.name)
 		return -PFT_E_NOMEM;

@@ -298,7 +298,7 @@ static void test_images(const char *e1, const char *e2)
 	{
 		FILE *mf = fopen(map, "w");
 
-		fputs("c0008000 T stext\nnot a line at all\n", mf);
+		fputs("c0008001 T stext\nnot a line at all\n", mf);
 		fclose(mf);
 	}
 	d = pft_dbg_alloc();
@@ -317,6 +317,22 @@ static void test_images(const char *e1, const char *e2)
 	CHECK_EQ(pft_dbg_symbol(d, 0x1003c, &s1, sizeof(s1)), -PFT_E_NOTFOUND);
 	CHECK_EQ(pft_dbg_line(d, 0x1003c, &l1, sizeof(l1)), -PFT_E_NOTFOUND);
 	CHECK(!pft_dbg_has_lines(d));
+	pft_dbg_free(d);
+	{
+		FILE *mf = fopen(map, "w");
+
+		fputs("# a comment\n\nc0008001 T stext\nc0008100 00000010 t helper\n"
+		      "         U undefined\nc0009000 d $d\nc0009000 D data\n", mf);
+		fclose(mf);
+	}
+	d = pft_dbg_alloc();
+	CHECK_EQ(pft_dbg_add_symbol_map(d, map, 0, msg, sizeof(msg)), 0);
+	CHECK_EQ(pft_dbg_symbol_count(d), 3);
+	CHECK_EQ(pft_dbg_symbol(d, 0xc0008004, &s1, sizeof(s1)), 0);
+	CHECK(!strcmp(s1.name, "stext") && s1.addr == 0xc0008000 && s1.isa == PFT_ISA_THUMB);
+	CHECK_EQ(pft_dbg_symbol(d, 0xc0008104, &s1, sizeof(s1)), 0);
+	CHECK(!strcmp(s1.name, "helper") && s1.size == 0x10);
+	CHECK_EQ(pft_dbg_mapping(d, 0xc0009004), PFT_DBG_MAP_DATA);
 	pft_dbg_free(d);
 	unlink(map);
 }

@@ -33,6 +33,7 @@ static void write_file(FILE *f, const struct cov_ctx *c, struct cov_file *cf)
 
 	fprintf(f, "TN:%s\nSF:%s\n", c->test_name ? c->test_name : "", cf->path);
 	if (cf->nfuncs) /* qsort(NULL, 0, ...) is undefined */
+		if (cf->nfuncs) /* qsort(NULL, 0, ...) is undefined */
 		qsort(cf->funcs, cf->nfuncs, sizeof(*cf->funcs), cmp_func);
 	for (i = 0; i < cf->nfuncs; i++)
 		fprintf(f, "FN:%u,%s\n", cf->funcs[i].line, cf->funcs[i].name);

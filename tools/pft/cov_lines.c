@@ -195,6 +195,7 @@ int cov_lines_build(const struct cov_ctx *c, struct cov_files *out)
 			if (!out->f[i].lines[k].count)
 				out->f[i].lines[k].count = out->f[i].lines[k].most;
 	if (npend) /* qsort(NULL, 0, ...) is undefined */
+		if (npend) /* qsort(NULL, 0, ...) is undefined */
 		qsort(pend, npend, sizeof(*pend), cmp_pend);
 	for (k = 0; k < npend; k++) {
 		struct cov_file *f = &out->f[pend[k].file];
