@@ -106,6 +106,10 @@ PFT_API int pft_rec_is_svc(enum pft_isa isa, uint32_t opcode, unsigned size);
 PFT_API int pft_rec_is_bkpt(enum pft_isa isa, uint32_t opcode, unsigned size);
 /* Parse a number (decimal, 0x hex); 0 on success. */
 PFT_API int pft_rec_parse_u64(const char *s, uint64_t *out);
+/* The timestamp counter at CPU cycle `cycle`: cycle * ts_freq / cpu_freq in
+ * exact integer arithmetic, modulo 2^64 as the counter wraps (any
+ * frequencies > 0; cpu_freq 0 gives cycle). */
+PFT_API uint64_t pft_rec_ts_of_cycle(uint64_t cycle, uint64_t cpu_freq, uint64_t ts_freq);
 
 /* ---- program ELF (record_elf.c) ----------------------------------------- */
 

@@ -116,8 +116,7 @@ static void timestamp(struct pft_rec_ptm *rp, uint64_t cycle)
 
 	if (!rp->timestamps)
 		return;
-	ts = rp->ts_freq == rp->cpu_freq ? cycle :
-	     (uint64_t)((double)cycle * (double)rp->ts_freq / (double)rp->cpu_freq);
+	ts = pft_rec_ts_of_cycle(cycle, rp->cpu_freq, rp->ts_freq);
 	pft_ptm_timestamp(rp->ptm, ts, 0);
 }
 

@@ -85,3 +85,12 @@ const char *pft_rec_exc_type_name(unsigned type)
 	default: return "?";
 	}
 }
+
+uint64_t pft_rec_ts_of_cycle(uint64_t cycle, uint64_t cpu_freq, uint64_t ts_freq)
+{
+	__extension__ typedef unsigned __int128 u128;
+
+	if (!cpu_freq || cpu_freq == ts_freq)
+		return cycle;
+	return (uint64_t)((u128)cycle * ts_freq / cpu_freq); /* the low 64 bits */
+}

@@ -61,5 +61,19 @@ snap dirdump
 printf '\n[dump99]\nspace=S\naddress=0x1000\nfile=.\n' >>"$T/dirdump/device1.ini"
 expect 2 "Is a directory" -- decode "$T/dirdump" --stats
 
+# ---- exit status means the same in every command (defect 8) ----------------
+head -c 4096 /dev/zero | tr '\0' '\377' >"$T/ff.bin"
+awk 'BEGIN { x = 7; for (i = 0; i < 4096; i++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%c", 1 + int(x / 65536) % 255 } }' >"$T/noise.bin"
+expect 1 "no synchronisation (A-sync) in 4096 bytes" -- dump "$T/ff.bin"
+expect 1 "no synchronisation (A-sync) in 4096 bytes" -- dump "$T/ff.bin" --stats
+expect 1 "no instruction synchronisation" -- decode "$T/ff.bin"
+expect 1 "no synchronisation (A-sync)" -- dump "$T/noise.bin" --format raw --etmidr 0x411CF312
+
+# ---- pft record: options named, timestamps scaled without overflow (7, 9) --
+EX=${PFT_BUILD:?PFT_BUILD not set}/examples
+expect 2 "bad value '0' for --ts-freq" -- record --ts-freq 0 -o "$T/r0" "$EX/recursion.elf"
+expect 2 "bad value '12x' for --max-insns" -- record --max-insns 12x --log "$T/l" "$EX/recursion.elf"
+expect 0 "instructions" -- record --ts-freq 18446744073709551615 --timestamps -o "$T/rts" "$EX/recursion.elf"
+
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

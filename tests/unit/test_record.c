@@ -411,8 +411,23 @@ static void test_elf(void)
 	pft_rec_elf_free(&e);
 }
 
+/* Timestamps from cycles: exact, and wrapping as the counter does (the
+ * double conversion overflowed: undefined for --ts-freq 2^64-1). */
+static void test_ts_scale(void)
+{
+	CHECK_EQ(pft_rec_ts_of_cycle(1000, 100, 100), 1000);
+	CHECK_EQ(pft_rec_ts_of_cycle(1000, 100000000, 25000000), 250);
+	CHECK_EQ(pft_rec_ts_of_cycle(3, 2, 1), 1);
+	CHECK_EQ(pft_rec_ts_of_cycle(4, 1, 1ull << 63), 0); /* 2^65 mod 2^64 */
+	CHECK_EQ(pft_rec_ts_of_cycle(3, 1, UINT64_MAX), UINT64_MAX - 2);
+	CHECK_EQ(pft_rec_ts_of_cycle(UINT64_MAX, UINT64_MAX, 7), 7);
+	CHECK_EQ(pft_rec_ts_of_cycle(123456789123ull, 3, 1000000007), 4258775181646738055ull);
+	CHECK_EQ(pft_rec_ts_of_cycle(5, 0, 9), 5);
+}
+
 int main(void)
 {
+	test_ts_scale();
 	test_elf();
 	test_conditions();
 	test_it();

@@ -460,7 +460,9 @@ static int report(const struct dump *d, int r)
 	char msg[700];
 	size_t n = 0;
 
-	if (r == -PFT_E_EOS && !in->frame_errors && !d->errors)
+	int nosync = in->delivered > 0 && !d->count[PFT_PKT_ASYNC];
+
+	if (r == -PFT_E_EOS && !in->frame_errors && !d->errors && !nosync)
 		return PFT_EXIT_OK;
 	msg[0] = '\0';
 	if (in->frame_errors)
@@ -471,6 +473,11 @@ static int report(const struct dump *d, int r)
 		n += (size_t)snprintf(msg + n, sizeof msg - n,
 				      "%s%" PRIu64 " malformed packet%s in the trace ID 0x%02X stream (first at offset %" PRIu64 ")",
 				      n ? "; " : "", d->errors, d->errors > 1 ? "s" : "", in->trace_id, d->first_error);
+	if (nosync && n < sizeof msg) /* as decode: exit 1 */
+		n += (size_t)snprintf(msg + n, sizeof msg - n,
+				      "%strace ID 0x%02X: no synchronisation (A-sync) in %" PRIu64
+				      " bytes: no packet could be decoded", n ? "; " : "", in->trace_id,
+				      in->delivered);
 	if (r != -PFT_E_EOS && n < sizeof msg)
 		snprintf(msg + n, sizeof msg - n, "%spacket decoder stopped: %s", n ? "; " : "",
 			 pft_errstr(r));

@@ -136,6 +136,16 @@ static int parse_irq_at(struct record *r, const char *s)
 	return 0;
 }
 
+/* The long name of option c (argv[optind - 1] is its value when the value
+ * came as a separate argument). */
+static const char *opt_name(const struct option *o, int c)
+{
+	for (; o->name; o++)
+		if (o->val == c)
+			return o->name;
+	return "?";
+}
+
 static int parse_args(struct record *r, int argc, char **argv)
 {
 	struct option own[64], longopts[128];
@@ -238,7 +248,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 		(void)v;
 		continue;
 bad:
-		cli_error(cmd, "bad value '%s' for %s", optarg ? optarg : "", argv[optind - 1]);
+		cli_error(cmd, "bad value '%s' for --%s", optarg ? optarg : "", opt_name(longopts, c));
 		return -1;
 	}
 	if (r->qemu_log && r->import_log) {
