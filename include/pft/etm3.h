@@ -27,6 +27,16 @@
 extern "C" {
 #endif
 
+/* ETMv3-only register bits (IHI 0014 §3); the bits shared with the PTM
+ * (cycle-accurate, context ID size, timestamps, VMID, ETMCCER, ETMIDR
+ * version fields) are the PFT_ETM* names of common.h. */
+#define PFT_ETM3_ETMCR_DATA_VALUE     (1u << 2)  /* data values traced */
+#define PFT_ETM3_ETMCR_DATA_ADDRESS   (1u << 3)  /* data addresses traced */
+#define PFT_ETM3_ETMCR_BRANCH_OUTPUT  (1u << 8)  /* every branch address output */
+#define PFT_ETM3_ETMCR_DATA_ONLY      (1u << 20) /* data-only mode */
+#define PFT_ETM3_ETMIDR_ALT_BRANCH    (1u << 20) /* alternative branch encoding (v3.4+) */
+#define PFT_ETM3_ETMIDR_MAJOR         2u         /* ETMIDR[11:8] of an ETMv3 */
+
 /* What the registers mean for an ETMv3 byte stream. */
 struct pft_etm3_features {
 	uint8_t minor;           /* ETMIDR[7:4]: 0..5 for ETMv3.0..ETMv3.5 */

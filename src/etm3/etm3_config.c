@@ -28,23 +28,24 @@ int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_featu
 	cr = cfg->etmcr;
 	idr = cfg->etmidr;
 	ccer = cfg->etmccer;
-	major = (idr >> 8) & 0xF;
-	f->minor = (idr >> 4) & 0xF;
-	f->data_value = (cr >> 2) & 1;
-	f->data_address = (cr >> 3) & 1;
-	f->branch_broadcast = (cr >> 8) & 1;
-	f->cycle_accurate = (cr >> 12) & 1;
-	f->contextid_bytes = cid_bytes[(cr >> 14) & 3];
-	f->data_only = (cr >> 20) & 1;
-	f->timestamps = (cr >> 28) & 1;
-	f->vmid = (cr >> 30) & 1;
-	f->security_ext = (idr >> 19) & 1;
-	f->alt_branch = ((idr >> 20) & 1) && f->minor >= 4;
-	f->virt_ext = (ccer >> 26) & 1;
-	f->ts_bits = ((ccer >> 29) & 1) ? 64 : 48;
-	f->trace_id = cfg->etmtraceidr & 0x7F;
+	major = (idr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK;
+	f->minor = (idr >> PFT_ETMIDR_MINOR_SHIFT) & PFT_ETMIDR_MINOR_MASK;
+	f->data_value = (cr & PFT_ETM3_ETMCR_DATA_VALUE) != 0;
+	f->data_address = (cr & PFT_ETM3_ETMCR_DATA_ADDRESS) != 0;
+	f->branch_broadcast = (cr & PFT_ETM3_ETMCR_BRANCH_OUTPUT) != 0;
+	f->cycle_accurate = (cr & PFT_ETMCR_CYCLE_ACCURATE) != 0;
+	f->contextid_bytes =
+		cid_bytes[(cr >> PFT_ETMCR_CONTEXTID_SIZE_SHIFT) & PFT_ETMCR_CONTEXTID_SIZE_MASK];
+	f->data_only = (cr & PFT_ETM3_ETMCR_DATA_ONLY) != 0;
+	f->timestamps = (cr & PFT_ETMCR_TIMESTAMP) != 0;
+	f->vmid = (cr & PFT_ETMCR_VMID) != 0;
+	f->security_ext = (idr & PFT_ETMIDR_SECURITY_EXT) != 0;
+	f->alt_branch = (idr & PFT_ETM3_ETMIDR_ALT_BRANCH) && f->minor >= 4;
+	f->virt_ext = (ccer & PFT_ETMCCER_VIRTUALIZATION) != 0;
+	f->ts_bits = (ccer & PFT_ETMCCER_TS_64BIT) ? 64 : 48;
+	f->trace_id = cfg->etmtraceidr & PFT_ETMTRACEIDR_MASK;
 
-	if (major != 2) {
+	if (major != PFT_ETM3_ETMIDR_MAJOR) {
 		if (msg)
 			snprintf(msg, cap,
 				 "ETMIDR 0x%08X: major version %u is not ETMv3 (an ETMv3 reads 2 in bits [11:8]%s)",

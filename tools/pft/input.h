@@ -59,6 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pft/etm3.h"
 #include "pft/frame.h"
 #include "pft/packet.h"
 #include "pft/snapshot.h"
@@ -137,7 +138,7 @@ int input_config(const struct input_opts *o, struct pft_config *cfg, const char 
 /* The registers describe an ETMv3 (ETMIDR[11:8] = 2), not a PTM. */
 static inline int input_is_etm3(const struct pft_config *cfg)
 {
-	return ((cfg->etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 2;
+	return ((cfg->etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == PFT_ETM3_ETMIDR_MAJOR;
 }
 
 #define INPUT_CHUNK PFT_SOURCE_CHUNK
