@@ -195,6 +195,11 @@ PFT_API int pft_flow_decoder_next(struct pft_flow_decoder *dec, struct pft_flow_
  * resynchronises.  The packet decoder also searches for an A-sync again. */
 PFT_API void pft_flow_decoder_resync(struct pft_flow_decoder *dec);
 
+/* The packet decoder's resynchronisation at I-syncs
+ * (pft_pkt_decoder_set_isync_resync). */
+PFT_API int pft_flow_decoder_set_isync_resync(struct pft_flow_decoder *dec,
+                                              enum pft_isync_resync mode);
+
 /* Offset in the byte stream of the next byte the decoder will read. */
 PFT_API uint64_t pft_flow_decoder_get_offset(const struct pft_flow_decoder *dec);
 

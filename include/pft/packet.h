@@ -175,7 +175,28 @@ PFT_API int pft_pkt_decoder_next(struct pft_pkt_decoder *dec, struct pft_packet 
 PFT_API int pft_pkt_decoder_next_batch(struct pft_pkt_decoder *dec, struct pft_packet *pkts, size_t max,
 			       size_t size);
 
-/* Drop state and search for the next A-sync (as after an error). */
+/* Resynchronisation at an I-sync.  An unsynchronised decoder looks for an
+ * A-sync; it may also take an I-sync whose fixed bits hold (doc/packets.md)
+ * as the point to go on from, since many streams hold far fewer A-syncs
+ * than I-syncs (filtered trace starts with an I-sync every time it turns
+ * on).  The bytes passed over are an UNSYNCED item either way. */
+enum pft_isync_resync {
+	PFT_ISYNC_RESYNC_OFF = 0,    /* only an A-sync synchronises */
+	PFT_ISYNC_RESYNC_LOST = 1,   /* default: the first synchronisation is at
+	                                an A-sync, as the architecture asks; after
+	                                sync is lost (an error, a gap,
+	                                pft_pkt_decoder_resync()) an I-sync too */
+	PFT_ISYNC_RESYNC_ALWAYS = 2  /* an I-sync also for the first one: for a
+	                                stream whose A-syncs were lost; a false
+	                                I-sync in the bytes before the first real
+	                                packet is possible (about one in 2,000 to
+	                                6,000 random bytes passes the checks) */
+};
+/* -PFT_E_INVAL for NULL or an unknown mode. */
+PFT_API int pft_pkt_decoder_set_isync_resync(struct pft_pkt_decoder *dec, enum pft_isync_resync mode);
+
+/* Drop state and search for the next A-sync (as after an error), or I-sync
+ * (see pft_pkt_decoder_set_isync_resync). */
 PFT_API void pft_pkt_decoder_resync(struct pft_pkt_decoder *dec);
 
 /* Offset of the first byte not yet reported in an item (the sum of the

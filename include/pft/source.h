@@ -80,6 +80,8 @@ struct pft_source_params {
 	const char *source_name; /* a snapshot's trace source ("PTM_0"), or NULL */
 	int capture_offsets;     /* 1: keep the stream -> capture offset map
 	                            (pft_source_capture_offset) */
+	int no_realign;          /* 1: frames are taken as they come, no
+	                            alignment recovery (pft_frame_decoder_set_realign) */
 };
 
 /* Defaults: format AUTO, trace_id -1, no source name, no offset map. */
@@ -100,7 +102,13 @@ struct pft_source_chunk {
 	const uint8_t *data;    /* valid until the next pft_source_next / close */
 	size_t len;             /* > 0 */
 	uint64_t stream_offset; /* offset of data[0] in the stream of the trace ID */
+	uint32_t flags;         /* PFT_SOURCE_CHUNK_* */
 };
+/* The frame deformatter lost capture bytes (realigned frames, an ID 0x7F, a
+ * bad TPIU sync) just before data[0]: bytes of this trace ID may be missing
+ * there.  A decoder should drop its state (pft_flow_decoder_resync,
+ * pft_pkt_decoder_resync) before it takes the chunk. */
+#define PFT_SOURCE_CHUNK_GAP 0x1u
 
 /* The next chunk: 0, -PFT_E_EOS at the end of the stream, or -PFT_E_IO /
  * -PFT_E_NOMEM (then every later call returns the same). */

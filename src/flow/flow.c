@@ -95,6 +95,13 @@ int pft_flow_decoder_end(struct pft_flow_decoder *d)
 	return 0;
 }
 
+int pft_flow_decoder_set_isync_resync(struct pft_flow_decoder *d, enum pft_isync_resync mode)
+{
+	if (!d)
+		return -PFT_E_INVAL;
+	return pft_pkt_decoder_set_isync_resync(d->pkt, mode);
+}
+
 void pft_flow_decoder_resync(struct pft_flow_decoder *d)
 {
 	if (!d)

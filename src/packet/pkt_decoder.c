@@ -21,7 +21,16 @@ struct pft_pkt_decoder *pft_pkt_decoder_alloc(const struct pft_config *cfg)
 	pkt_dec_state_reset(&d->st);
 	d->mode = M_SEARCH;
 	d->drained = 1;
+	d->isync_resync = PFT_ISYNC_RESYNC_LOST;
 	return d;
+}
+
+int pft_pkt_decoder_set_isync_resync(struct pft_pkt_decoder *dec, enum pft_isync_resync mode)
+{
+	if (!dec || (unsigned)mode > PFT_ISYNC_RESYNC_ALWAYS)
+		return -PFT_E_INVAL;
+	dec->isync_resync = (uint8_t)mode;
+	return 0;
 }
 
 void pft_pkt_decoder_free(struct pft_pkt_decoder *dec)

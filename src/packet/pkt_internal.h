@@ -86,6 +86,16 @@ struct pft_pkt_decoder {
 	uint64_t zrun;
 	uint8_t head[PFT_PKT_MAX_BYTES];
 
+	/* Resynchronisation at an I-sync (pkt_sync.c), as isync_resync (enum
+	 * pft_isync_resync) says; synced_once: an A-sync was found.  win holds the last
+	 * bytes of the search run (win_n of them, at most 8), lowest byte the
+	 * newest, so that a candidate is seen whatever the chunking. */
+	uint8_t isync_resync;
+	uint8_t synced_once;
+	uint8_t win_n;
+	uint8_t found_isync;  /* search_scan: 0, or the bytes of the I-sync found */
+	uint64_t win;
+
 	struct pft_packet pend; /* one queued item (pft_pkt_decoder_resync) */
 };
 

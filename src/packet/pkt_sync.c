@@ -18,6 +18,7 @@ static void enter_search(struct pft_pkt_decoder *d)
 	d->carry = 0;
 	d->run_start = d->pos;
 	d->zrun = 0;
+	d->win_n = 0;
 }
 
 /* SEARCH, end of a chunk: the run's bytes in it become carry (the first 16
@@ -250,6 +251,7 @@ static int sync_zeros(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 		fill_bytes(pkt, d->zrun, b + pos, d->zrun + 1);
 		d->pos = pos + 1;
 		d->mode = M_SYNC;
+		d->synced_once = 1;
 		return 0;
 	}
 	/* fewer than 5 zeros, or not followed by 0x80 */
@@ -258,15 +260,72 @@ static int sync_zeros(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	return 0;
 }
 
-/* SEARCH: scan for >= 5 zeros followed by 0x80, up to the end of the chunk
- * or RUN_MAX bytes of run.  Returns the position reached (lim if no A-sync
- * was found); d->zrun counts the trailing zeros. */
+/* Does the search window end with the first bytes of an I-sync?  An I-sync
+ * whose fixed bits hold (doc/packets.md, "Resynchronisation at an I-sync"):
+ * header 0x08; an ARM address (T = 0) with bit 1 clear; an information byte
+ * with b7 = 0, b4 = 0, b0 = 1 and no Hyp bit before PFTv1.1; with cycle
+ * accuracy and a reason other than periodic, the first cycle-count byte
+ * with M = 1 and b1:b0 = 0.  Returns the bytes seen of it (6 or 7; the rest
+ * of the packet follows), or 0. */
+static unsigned isync_candidate(const struct pft_pkt_decoder *d)
+{
+	uint64_t w = d->win;
+	unsigned n = d->win_n, len = 6;
+	uint8_t info = (uint8_t)w, a0, reason;
+
+	if (d->cfg.ca && n >= 7 && (uint8_t)(w >> 48) == 0x08 && ((w >> 13) & 3) != 0) {
+		if ((w & 0x83) != 0x80)
+			return 0;
+		len = 7;
+		info = (uint8_t)(w >> 8);
+	} else if (n < 6 || (uint8_t)(w >> 40) != 0x08) {
+		return 0;
+	}
+	reason = (info >> 5) & 3;
+	if ((info & 0x91) != 0x01 || (!d->cfg.v11 && (info & 0x02)))
+		return 0;
+	if (len == 6 && d->cfg.ca && reason != 0)
+		return 0; /* its cycle count byte is not there yet */
+	a0 = (uint8_t)(w >> (8 * (len - 2)));
+	if (!(a0 & 1) && (a0 & 2))
+		return 0;
+	return len;
+}
+
+/* SEARCH: scan for >= 5 zeros followed by 0x80 and, when resynchronising
+ * mid-stream, for an I-sync (isync_candidate), up to the end of the chunk
+ * or RUN_MAX bytes of run.  Returns the position reached (lim if nothing was
+ * found); d->zrun counts the trailing zeros; d->found_isync tells an I-sync
+ * ending at the position returned. */
 static size_t search_scan(struct pft_pkt_decoder *d, size_t lim)
 {
 	const uint8_t *b = d->buf;
 	size_t pos = d->pos;
 	uint64_t z = d->zrun;
 
+	d->found_isync = 0;
+	if (d->isync_resync == PFT_ISYNC_RESYNC_ALWAYS ||
+	    (d->isync_resync == PFT_ISYNC_RESYNC_LOST && d->synced_once)) {
+		while (pos < lim) {
+			uint8_t c = b[pos];
+			if (c == 0) {
+				z++;
+			} else if (c == 0x80 && z >= 5) {
+				break;
+			} else {
+				z = 0;
+			}
+			d->win = d->win << 8 | c;
+			if (d->win_n < 8)
+				d->win_n++;
+			if (c != 0 && (d->found_isync = (uint8_t)isync_candidate(d)) != 0)
+				break;
+			pos++;
+		}
+		d->zrun = z;
+		d->pos = pos;
+		return pos;
+	}
 	while (pos < lim) {
 		uint8_t c = b[pos];
 		if (c == 0) {
@@ -283,6 +342,29 @@ static size_t search_scan(struct pft_pkt_decoder *d, size_t lim)
 	return pos;
 }
 
+/* SEARCH found an I-sync whose last byte seen is at pos: the run before it
+ * is reported, and its bytes go to part[] to be read as a packet in SYNC. */
+static int isync_found(struct pft_pkt_decoder *d, struct pft_packet *pkt)
+{
+	unsigned len = d->found_isync, i;
+	uint64_t start = d->buf_off + d->pos + 1 - len;
+	uint64_t n = start - d->run_off;
+
+	d->pos++;
+	if (n)
+		emit_unsynced(d, pkt, n);
+	for (i = 0; i < len; i++)
+		d->part[i] = (uint8_t)(d->win >> (8 * (len - 1 - i)));
+	d->part_len = (uint8_t)len;
+	d->part_off = start;
+	d->carry = 0;
+	d->zrun = 0;
+	d->win_n = 0;
+	d->found_isync = 0;
+	d->mode = M_SYNC;
+	return n ? 0 : STEP_AGAIN;
+}
+
 /* SEARCH: the unsynchronised run is reported when an A-sync ends it, when it
  * reaches RUN_MAX bytes, or at the end of the stream; at the end of a chunk
  * it is carried over. */
@@ -295,6 +377,8 @@ static int sync_search(struct pft_pkt_decoder *d, struct pft_packet *pkt)
 	if (lim - d->pos > RUN_MAX - run)
 		lim = d->pos + (size_t)(RUN_MAX - run);
 	if (search_scan(d, lim) < lim) {
+		if (d->found_isync)
+			return isync_found(d, pkt);
 		/* A-sync found: its zeros (at most ZRUN_MAX) end the run */
 		run = d->carry + (d->pos - d->run_start);
 		zs = d->zrun > ZRUN_MAX ? ZRUN_MAX : d->zrun;

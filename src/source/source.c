@@ -50,6 +50,7 @@ static struct pft_source *alloc_source(const struct pft_source_params *p)
 	s->fd = -1;
 	s->lock_id = -1;
 	s->track = p->capture_offsets;
+	s->no_realign = p->no_realign;
 	return s;
 }
 
@@ -188,6 +189,7 @@ static int next_chunk(struct pft_source *s, struct pft_source_chunk *out)
 	out->data = s->out;
 	out->len = s->olen;
 	out->stream_offset = s->delivered;
+	out->flags = s->out_gap ? PFT_SOURCE_CHUNK_GAP : 0;
 	s->delivered += s->olen;
 	s->have = 0;
 	return 0;

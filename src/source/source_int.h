@@ -37,6 +37,10 @@ struct pft_source {
 	size_t olen;
 	const uint8_t *out;        /* the chunk handed out */
 	int have, done, track, auto_id, lock_id; /* lock_id: the ID read, -1 none yet */
+	int no_realign;            /* params.no_realign */
+	int gap;                   /* frame error since the last chunk was handed
+	                              out: the next one starts after a gap */
+	int out_gap;               /* the chunk being handed out starts after one */
 	uint64_t delivered;
 	uint64_t stream_len;
 	struct pft_frame_stats frame_stats;

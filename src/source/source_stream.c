@@ -28,6 +28,7 @@ int source_stream_scan(struct pft_source *s)
 
 	if (!d)
 		return -PFT_E_NOMEM;
+	pft_frame_decoder_set_realign(d, !s->no_realign);
 	for (;;) {
 		while ((r = pft_frame_decoder_next(d, &it, sizeof it)) == 0)
 			if (it.type != PFT_FRAME_ITEM_DATA)
@@ -58,6 +59,8 @@ int source_stream_start(struct pft_source *s)
 	if (s->format == PFT_FRAME_RAW)
 		return 0;
 	s->fdec = pft_frame_decoder_alloc(s->format, 0);
+	if (s->fdec)
+		pft_frame_decoder_set_realign(s->fdec, !s->no_realign);
 	s->obuf = malloc(PFT_SOURCE_CHUNK + 4 * PFT_FRAME_SIZE);
 	return s->fdec && s->obuf ? 0 : -PFT_E_NOMEM;
 }
@@ -175,10 +178,20 @@ static int fill_frames(struct pft_source *s)
 			s->done = 1;
 			return 0;
 		}
-		if (it.type != PFT_FRAME_ITEM_DATA)
+		if (it.type == PFT_FRAME_ITEM_ERROR && it.reason != PFT_FERR_TRUNCATED) {
+			/* bytes of the chosen ID may be lost here: the chunk
+			 * ends, and the next one says it starts after a gap */
 			note_frame_error(s, &it);
-		else if ((r = take_item(s, &it)))
+			if (s->olen) {
+				s->gap = 1;
+				return 0;
+			}
+			s->out_gap = 1;
+		} else if (it.type != PFT_FRAME_ITEM_DATA) {
+			note_frame_error(s, &it);
+		} else if ((r = take_item(s, &it))) {
 			return r;
+		}
 	}
 }
 
@@ -191,6 +204,8 @@ int source_stream_fill(struct pft_source *s)
 	if (s->done)
 		return 0;
 	trim_segs(s);
+	s->out_gap = s->gap;
+	s->gap = 0;
 	if (s->format == PFT_FRAME_RAW) {
 		if ((r = source_capture_read(s)))
 			return r;

@@ -60,8 +60,12 @@ def main():
     ap.add_argument("--mode", default="both")
     ap.add_argument("--min-recovered", type=float, default=0)
     ap.add_argument("--no-realign", action="store_true")
+    ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--isync-resync", default=None)
     a = ap.parse_args()
     extra = ["--no-realign"] if a.no_realign else []
+    if a.isync_resync:
+        extra += ["--isync-resync", a.isync_resync]
     src = os.path.join(a.data, "TC2")
     tmp = tempfile.mkdtemp()
     try:
@@ -81,6 +85,8 @@ def main():
             c = common(clean, got)
             rec = 100.0 * c / len(clean)
             wrong = 100.0 * (len(got) - c) / max(len(got), 1)
+            if a.verbose:
+                print("seed %d: recovered %.1f%%, wrong %.2f%%" % (seed, rec, wrong))
             rec_sum += rec
             wrong_sum += wrong
             worst = min(worst, rec)

@@ -259,6 +259,11 @@ static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct 
 	int k, err = 0;
 
 	while ((k = input_read(in, &buf, &len)) > 0) {
+		if (in->gap) {
+			pft_flow_decoder_resync(dec);
+			if ((err = drain_items(dec, out)) != -PFT_E_AGAIN)
+				break;
+		}
 		err = pft_flow_decoder_feed(dec, buf, len);
 		if (!err)
 			err = drain_items(dec, out);
@@ -371,6 +376,7 @@ static int decode_pft(const struct decode_args *a, struct input *in, struct pft_
 		cli_error("decode", "cannot create the flow decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
+	pft_flow_decoder_set_isync_resync(dec, (enum pft_isync_resync)in->isync_resync);
 	err = decode_stream(in, dec, out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)

@@ -436,6 +436,11 @@ static int dump_stream(struct dump *d, struct pft_pkt_decoder *dec, int want_sta
 		k = input_read(d->in, &buf, &len);
 		if (k < 0)
 			return 1;
+		if (k > 0 && d->in->gap) {
+			pft_pkt_decoder_resync(dec);
+			while (pft_pkt_decoder_next(dec, &p, sizeof p) == 0)
+				put(d, &p, want_stats);
+		}
 		if (k == 0)
 			pft_pkt_decoder_end(dec);
 		else
@@ -497,6 +502,7 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 		cli_error("dump", "cannot create the packet decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
+	pft_pkt_decoder_set_isync_resync(dec, (enum pft_isync_resync)d->in->isync_resync);
 	if (!a->want_stats && !d->json)
 		header(d);
 	r = dump_stream(d, dec, a->want_stats);

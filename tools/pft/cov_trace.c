@@ -72,7 +72,13 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
+	pft_flow_decoder_set_isync_resync(dec, (enum pft_isync_resync)in.isync_resync);
 	while ((k = input_read(&in, &buf, &len)) > 0) {
+		if (in.gap) {
+			pft_flow_decoder_resync(dec);
+			if ((err = drain(dec, cov)) != -PFT_E_AGAIN)
+				break;
+		}
 		err = pft_flow_decoder_feed(dec, buf, len);
 		if (!err)
 			err = drain(dec, cov);

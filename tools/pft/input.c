@@ -86,6 +86,8 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 		p.format = PFT_FRAME_RAW;
 	p.source_name = o->source;
 	p.capture_offsets = capture_offsets;
+	p.no_realign = given->no_realign;
+	in->isync_resync = given->isync_resync;
 	r = pft_source_open(&in->src, path, &p, msg, sizeof msg);
 	if (r) {
 		cli_error(cmd, "%s", msg);
@@ -126,6 +128,7 @@ int input_read(struct input *in, const uint8_t **buf, size_t *len)
 	if (r == 0) {
 		*buf = c.data;
 		*len = c.len;
+		in->gap = (c.flags & PFT_SOURCE_CHUNK_GAP) != 0;
 		sync_info(in);
 		return 1;
 	}

@@ -84,6 +84,8 @@ enum {
 	INPUT_OPT_RETURN_STACK,
 	INPUT_OPT_BRANCH_BROADCAST,
 	INPUT_OPT_PFT_VERSION,
+	INPUT_OPT_NO_REALIGN,
+	INPUT_OPT_ISYNC_RESYNC,
 	INPUT_OPT_END
 };
 
@@ -106,7 +108,9 @@ extern const struct option input_long_options[]; /* ends with { 0 } */
 	"  --vmid               ETMCR[30]: VMID packets (PFTv1.1)\n"                              \
 	"  --return-stack       ETMCR[29]: return stack\n"                                        \
 	"  --branch-broadcast   ETMCR[8]: every branch as a branch packet\n"                      \
-	"  --pft-version V      1.0 or 1.1 (sets ETMIDR[7:4])\n"
+	"  --pft-version V      1.0 or 1.1 (sets ETMIDR[7:4])\n"                                 \
+	"  --no-realign         no frame alignment recovery (doc/decode.md)\n"               \
+	"  --isync-resync M     off, lost (default) or always: I-syncs as sync points\n"
 
 struct input_opts {
 	int id;                 /* -1: not given */
@@ -118,6 +122,8 @@ struct input_opts {
 	int contextid_bytes;    /* -1: not given */
 	int pft_minor;          /* -1: not given */
 	int allow_etm3;         /* the command reads ETMv3 sources too (pft dump) */
+	int no_realign;         /* --no-realign */
+	int isync_resync;       /* enum pft_isync_resync (--isync-resync) */
 };
 
 void input_opts_init(struct input_opts *o);
@@ -171,6 +177,9 @@ struct input {
 	uint64_t frame_errors;     /* ERROR/UNSYNCED frame items */
 	const char *frame_error_msg; /* the first, described; "" if none */
 	int exit_code;             /* after input_read returned -1 */
+	int isync_resync;          /* enum pft_isync_resync: set it on the decoders */
+	int gap;                   /* the chunk input_read gave starts after a gap
+	                              (PFT_SOURCE_CHUNK_GAP): resync the decoder */
 	const char *cmd;
 	struct pft_source *src;
 };

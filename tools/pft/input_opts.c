@@ -26,6 +26,8 @@ const struct option input_long_options[] = {
 	{ "return-stack", no_argument, NULL, INPUT_OPT_RETURN_STACK },
 	{ "branch-broadcast", no_argument, NULL, INPUT_OPT_BRANCH_BROADCAST },
 	{ "pft-version", required_argument, NULL, INPUT_OPT_PFT_VERSION },
+	{ "no-realign", no_argument, NULL, INPUT_OPT_NO_REALIGN },
+	{ "isync-resync", required_argument, NULL, INPUT_OPT_ISYNC_RESYNC },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -36,6 +38,7 @@ void input_opts_init(struct input_opts *o)
 	o->format = -1;
 	o->contextid_bytes = -1;
 	o->pft_minor = -1;
+	o->isync_resync = PFT_ISYNC_RESYNC_LOST;
 	pft_config_init(&o->regs);
 }
 
@@ -144,6 +147,19 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
 			return -1;
 		}
 		o->contextid_bytes = (int)v;
+		return 1;
+	case INPUT_OPT_NO_REALIGN: o->no_realign = 1; return 1;
+	case INPUT_OPT_ISYNC_RESYNC:
+		if (!strcmp(arg, "off"))
+			o->isync_resync = PFT_ISYNC_RESYNC_OFF;
+		else if (!strcmp(arg, "lost"))
+			o->isync_resync = PFT_ISYNC_RESYNC_LOST;
+		else if (!strcmp(arg, "always"))
+			o->isync_resync = PFT_ISYNC_RESYNC_ALWAYS;
+		else {
+			cli_error(cmd, "--isync-resync: '%s' is not off, lost or always", arg);
+			return -1;
+		}
 		return 1;
 	case INPUT_OPT_PFT_VERSION:
 		if (!strcmp(arg, "1.0") || !strcmp(arg, "1"))

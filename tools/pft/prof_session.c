@@ -151,6 +151,8 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
 	s->dec = pft_flow_decoder_alloc(&s->in.config, s->img);
+	if (s->dec)
+		pft_flow_decoder_set_isync_resync(s->dec, (enum pft_isync_resync)s->in.isync_resync);
 	pft_cs_config_init(&cc);
 	cc.cpu_hz = o->cpu_hz;
 	cc.ts_hz = o->ts_hz;
@@ -204,6 +206,11 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	uint64_t problems;
 
 	while ((k = input_read(&s->in, &buf, &len)) > 0) {
+		if (s->in.gap) {
+			pft_flow_decoder_resync(s->dec);
+			if ((r = pull(s, h, &ferr)) != 0)
+				break;
+		}
 		ferr = pft_flow_decoder_feed(s->dec, buf, len);
 		if (ferr)
 			break;
