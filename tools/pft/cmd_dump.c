@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "input.h"
+#include "dump_all.h"
 #include "dump_etm3.h"
 #include "input_probe.h"
 #include "pft/packet.h"
@@ -38,6 +39,8 @@ static void help(FILE *f)
 		"  --json               JSON Lines: one object per packet (schema: doc/dump.md)\n"
 		"  --stats              only a summary: packets and bytes per type, bytes\n"
 		"                       accounted for, frame statistics\n"
+		"  --id all             every PFT source at once, merged in capture order, the\n"
+		"                       trace ID on every line; other sources named and skipped\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -69,6 +72,7 @@ struct dump {
 	 * the trailing zeros of the stream read so far start */
 	uint64_t pin_off, pin_cap, zstart;
 	int pinned;
+	int tag; /* --id all: the trace ID put on every line (0: none) */
 };
 
 static void atoms_str(const struct pft_packet *p, char *s)
@@ -99,6 +103,8 @@ static void text_line(struct dump *d, const struct pft_packet *p)
 	for (i = 0; i < p->nbytes; i++)
 		n += (unsigned)snprintf(hex + n, sizeof hex - n, i ? " %02x" : "%02x", p->bytes[i]);
 	hex[n] = '\0';
+	if (d->tag)
+		APP("0x%02X ", (unsigned)d->tag);
 	APP("%8" PRIu64 "  %-47s  %-16s", p->offset, hex, pft_pkt_type_name(p->type));
 	switch (p->type) {
 	case PFT_PKT_ISYNC:
@@ -169,7 +175,11 @@ static void json_line(struct dump *d, const struct pft_packet *p, uint64_t cap)
 	char at[40];
 	unsigned i;
 
-	fprintf(o, "{\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
+	if (d->tag)
+		fprintf(o, "{\"trace_id\":%d,", d->tag);
+	else
+		fputc('{', o);
+	fprintf(o, "\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
 		   ",\"type\":\"%s\",\"bytes\":\"",
 		p->offset, cap, p->size,
 		pft_pkt_type_name(p->type));
@@ -241,7 +251,7 @@ static void json_string(FILE *o, const char *s)
 	fputc('"', o);
 }
 
-static void header(struct dump *d)
+static void header_source(struct dump *d)
 {
 	const struct input *in = d->in;
 	const struct pft_config *c = &in->config;
@@ -256,7 +266,18 @@ static void header(struct dump *d)
 		fprintf(d->out, "stream length not known in advance (a pipe)\n");
 	fprintf(d->out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
 		" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
-	fprintf(d->out, "#  offset  bytes                                            type             fields\n");
+}
+
+static void header_columns(struct dump *d)
+{
+	fprintf(d->out, "#%s  offset  bytes                                            type             fields\n",
+		d->tag ? "id    " : "");
+}
+
+static void header(struct dump *d)
+{
+	header_source(d);
+	header_columns(d);
 }
 
 static void stats(struct dump *d)
@@ -365,7 +386,7 @@ static void hold(struct dump *d, const struct pft_pkt_decoder *dec, const uint8_
 struct dump_args {
 	struct input_opts io;
 	const char *outpath, *inpath;
-	int json, want_stats;
+	int json, want_stats, all;
 };
 
 /* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
@@ -386,6 +407,10 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
+		if (c == INPUT_OPT_ID && optarg && !strcmp(optarg, "all")) {
+			a->all = 1;
+			continue;
+		}
 		r = input_parse_option(&a->io, c, optarg, "dump");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
@@ -516,6 +541,62 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	return rc;
 }
 
+/* --id all: every PFT source, one decoder each, merged in capture order
+ * (dump_all.h); the statistics and the end checks per source. */
+static int dump_every(const struct dump_args *a)
+{
+	struct dump_all *m;
+	struct dump d[DUMP_ALL_MAX];
+	struct pft_packet p;
+	FILE *out;
+	uint64_t cap;
+	unsigned i, n;
+	int k, rc, r;
+
+	rc = dump_all_open(&m, a->inpath, &a->io, "dump");
+	if (rc)
+		return rc;
+	out = cli_open_output("dump", a->outpath);
+	if (!out) {
+		dump_all_close(m);
+		return PFT_EXIT_USAGE;
+	}
+	n = dump_all_count(m);
+	memset(d, 0, sizeof d);
+	for (i = 0; i < n; i++) {
+		d[i].out = out;
+		d[i].json = a->json;
+		d[i].in = dump_all_input(m, i);
+		d[i].tag = d[i].in->trace_id ? d[i].in->trace_id : (int)(d[i].in->config.etmtraceidr & 0x7F);
+		if (!a->want_stats && !a->json)
+			header_source(&d[i]);
+	}
+	if (!a->want_stats && !a->json)
+		header_columns(&d[0]);
+	while ((k = dump_all_next(m, &i, &p, &cap)) == 1)
+		packet(&d[i], &p, cap, a->want_stats);
+	rc = k < 0 ? -k : PFT_EXIT_OK;
+	for (i = 0; i < n && !rc; i++) {
+		r = input_finish(d[i].in, "dump");
+		if (!r && a->want_stats)
+			stats(&d[i]);
+		if (!r)
+			r = report(&d[i], dump_all_status(m, i));
+		if (r > rc)
+			rc = r;
+	}
+	if (*dump_all_skipped(m))
+		cli_error("dump", "skipped (not PFT, or no data): %s", dump_all_skipped(m));
+	if (fflush(out) || ferror(out)) {
+		cli_error("dump", "error writing %s", a->outpath ? a->outpath : "standard output");
+		rc = PFT_EXIT_USAGE;
+	}
+	if (out != stdout)
+		fclose(out);
+	dump_all_close(m);
+	return rc;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a;
@@ -528,6 +609,8 @@ int cmd_dump(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
+	if (a.all)
+		return dump_every(&a);
 	d.json = a.json;
 	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, d.json && !a.want_stats, "dump");

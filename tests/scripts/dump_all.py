@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""pft dump --id all on a capture with several PFT sources.
+
+Two PFT streams (TC2's trace ID 0x13 stream whole, and from its first A-sync
+on with one byte corrupted) are framed together by libpft's frame encoder
+(through ctypes, in interleaved runs of random lengths, seeded) as trace IDs
+0x13 and 0x24, beside 0x10 bytes of TC2's ETMv3 source, into a snapshot with
+two PTM sources and one ETMv3 source.  Checks:
+  - every line of `pft dump SNAP --id all --json` carries its trace_id, and
+    capture offsets never go down (the merge follows the capture);
+  - the lines of each ID, without trace_id, equal `pft dump SNAP --source X
+    --json` (one source at a time);
+  - the text listing has the ID on every packet line and the same lines;
+  - the ETMv3 source is named once on stderr with its byte count;
+  - a bare capture file (clean streams, probed) gives per ID the lines of
+    --id ID with the registers given.
+usage: dump_all.py PFT LIBPFT_SO DATA_DIR"""
+import ctypes
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+PFT, LIB, DATA = sys.argv[1:4]
+lib = ctypes.CDLL(LIB)
+lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
+lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
+                                         ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                         ctypes.POINTER(ctypes.c_size_t)]
+lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
+lib.pft_frame_extract.restype = ctypes.c_int64
+lib.pft_frame_extract.argtypes = [ctypes.c_int, ctypes.c_uint8, ctypes.c_char_p, ctypes.c_size_t,
+                                  ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
+fails = 0
+
+
+def fail(msg):
+    global fails
+    fails += 1
+    print("FAIL: " + msg)
+
+
+def extract(cap, tid):
+    out = ctypes.create_string_buffer(len(cap))
+    n = lib.pft_frame_extract(1, tid, cap, len(cap), out, len(cap), None)
+    return out.raw[:n]
+
+
+def frame(runs):
+    enc = lib.pft_frame_encoder_alloc(1, 0, 0)
+    res = b""
+    used = ctypes.c_size_t()
+    for tid, data in runs:
+        cap = 20 * (len(data) // 7 + 2)
+        out = ctypes.create_string_buffer(cap)
+        n = lib.pft_frame_encoder_encode(enc, tid, data, len(data), out, cap, ctypes.byref(used))
+        assert n >= 0 and used.value == len(data)
+        res += out.raw[:n]
+    out = ctypes.create_string_buffer(64)
+    n = lib.pft_frame_encoder_flush(enc, out, 64)
+    res += out.raw[:n]
+    lib.pft_frame_encoder_free(enc)
+    return res
+
+
+tc2 = open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read()
+a = extract(tc2, 0x13)
+b = bytearray(a[a.index(b"\0\0\0\0\0\x80"):])
+b[700:700] = b"\x02\x02\x02\x02"  # reserved headers: errors in one source only
+b = bytes(b)
+e = extract(tc2, 0x10)
+
+
+def interleave(src):
+    rng = random.Random(13)
+    pos = {k: 0 for k in src}
+    runs = []
+    while any(pos[k] < len(src[k]) for k in src):
+        k = rng.choice([k for k in src if pos[k] < len(src[k])])
+        n = rng.randint(1, 300)
+        runs.append((k, src[k][pos[k]:pos[k] + n]))
+        pos[k] += n
+    return frame(runs)
+
+
+cap = interleave({0x13: a, 0x24: b, 0x10: e})
+# clean streams for the probed bare capture (a corrupt stream can probe as
+# another protocol)
+cap2 = interleave({0x13: a, 0x24: a[a.index(b"\0\0\0\0\0\x80"):], 0x10: e})
+
+REGS = ("ETMCR(0x000)=0x10001000\nETMIDR(0x079)=0x411CF312\nETMCCER(0x07A)=0x34C01AC2\n"
+        "ETMTRACEIDR(0x080)=0x%08X\n")
+with tempfile.TemporaryDirectory() as t:
+    snap = os.path.join(t, "snap")
+    os.mkdir(snap)
+    open(os.path.join(snap, "cstrace.bin"), "wb").write(cap)
+    devs = [("PTM_0", "PTM1.1", REGS % 0x13), ("PTM_1", "PTM1.1", REGS % 0x24),
+            ("ETM_0", "ETM3.5", "ETMCR(0x000)=0x00000000\nETMIDR(0x079)=0x410CF250\n"
+             "ETMTRACEIDR(0x080)=0x00000010\n")]
+    with open(os.path.join(snap, "snapshot.ini"), "w") as f:
+        f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
+        for i, d in enumerate(devs):
+            f.write("device%d=%s.ini\n" % (i, d[0]))
+        f.write("\n[trace]\nmetadata=trace.ini\n")
+    for name, typ, regs in devs:
+        with open(os.path.join(snap, name + ".ini"), "w") as f:
+            f.write("[device]\nname=%s\nclass=trace_source\ntype=%s\n\n[regs]\n%s" % (name, typ, regs))
+    with open(os.path.join(snap, "trace.ini"), "w") as f:
+        f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=cstrace.bin\n"
+                "format=coresight\n\n[source_buffers]\n")
+        for d in devs:
+            f.write("%s=ETB_0\n" % d[0])
+
+    def run(*args):
+        p = subprocess.run([PFT] + list(args), capture_output=True, text=True)
+        return p.returncode, p.stdout, p.stderr
+
+    rc, out, err = run("dump", snap, "--id", "all", "--json")
+    if rc not in (0, 1):
+        fail("--id all --json exit %d: %s" % (rc, err))
+    lines = [json.loads(x) for x in out.splitlines()]
+    last = -1
+    per = {}
+    for o in lines:
+        if "trace_id" not in o:
+            fail("a line without trace_id: %r" % o)
+            break
+        if o["capture_offset"] < last:
+            fail("capture offset goes down at %r" % o)
+            break
+        last = o["capture_offset"]
+        tid = o.pop("trace_id")
+        per.setdefault(tid, []).append(o)
+    if sorted(per) != [0x13, 0x24]:
+        fail("IDs listed: %s" % sorted(per))
+    n_err = sum(1 for o in per.get(0x24, []) if o["type"] == "error")
+    if not n_err:
+        fail("the corrupt source shows no error line")
+    for name, tid in (("PTM_0", 0x13), ("PTM_1", 0x24)):
+        rc1, out1, err1 = run("dump", snap, "--source", name, "--json")
+        one = [json.loads(x) for x in out1.splitlines()]
+        if one != per.get(tid):
+            fail("--id all lines of 0x%02x differ from --source %s (%d vs %d lines)" %
+                 (tid, name, len(per.get(tid, [])), len(one)))
+    if "0x10 (ETM3.5, %d bytes)" % len(e) not in err:
+        fail("the ETMv3 source is not named with its byte count: %r" % err)
+    rc, text, err = run("dump", snap, "--id", "all")
+    body = [x for x in text.splitlines() if not x.startswith("#")]
+    if len(body) != len(lines) or not all(x.startswith(("0x13 ", "0x24 ")) for x in body):
+        fail("text listing: %d lines, or a line without its ID" % len(body))
+    # the bare capture: IDs and registers from the probe
+    bare = os.path.join(t, "bare.bin")
+    open(bare, "wb").write(cap2)
+    rc, out2, err2 = run("dump", bare, "--id", "all", "--json")
+    per2 = {}
+    for x in out2.splitlines():
+        o = json.loads(x)
+        per2.setdefault(o.pop("trace_id", None), []).append(o)
+    if sorted(per2) != [0x13, 0x24]:
+        fail("bare capture: IDs %s (%s)" % (sorted(per2), err2.strip()))
+    for tid in (0x13, 0x24):
+        rc1, out1, err1 = run("dump", bare, "--id", "0x%02x" % tid, "--format", "frames",
+                              "--cycle-accurate", "--timestamps", "--json")
+        if [json.loads(x) for x in out1.splitlines()] != per2.get(tid):
+            fail("bare capture: --id all lines of 0x%02x differ from --id 0x%02x" % (tid, tid))
+    print("dump --id all: %d packets of 2 PFT sources (%d errors in the corrupt one), "
+          "%d capture bytes" % (len(lines), n_err, len(cap)))
+sys.exit(1 if fails else 0)

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* pft dump --id all: every PFT source of a capture or snapshot at once, one
+ * input and one packet decoder per trace ID, their packets merged in
+ * capture order (the order in which the formatter wrote them).  Sources
+ * that are not PFT are named once, with their byte counts, and skipped.
+ *
+ *     struct dump_all *a;
+ *     r = dump_all_open(&a, path, &opts, "dump");     // exit code, message printed
+ *     while ((r = dump_all_next(a, &i, &pkt, &cap)) == 1)
+ *         packet pkt of source i (dump_all_input(a, i)) at capture offset cap;
+ *     r < 0: read error (exit code -r, message printed); 0: all read
+ *     dump_all_close(a);
+ *
+ * A snapshot folder gives its PTM sources (registers from its ini files);
+ * a capture file is probed (pft/probe.h) for its PFT trace IDs and their
+ * options, unless --format or registers are given.  Memory: one 1 MiB chunk
+ * per source, and the capture offset map of the packet each holds. */
+#ifndef PFT_TOOLS_DUMP_ALL_H
+#define PFT_TOOLS_DUMP_ALL_H
+
+#include "input.h"
+#include "pft/packet.h"
+
+#define DUMP_ALL_MAX 16 /* PFT sources read at once */
+
+struct dump_all;
+
+int dump_all_open(struct dump_all **out, const char *path, const struct input_opts *o,
+		  const char *cmd);
+/* 1: *src, *p and *cap (capture offset of the packet's first byte) set;
+ * 0: every source at its end; -exit code after a read error. */
+int dump_all_next(struct dump_all *a, unsigned *src, struct pft_packet *p, uint64_t *cap);
+unsigned dump_all_count(const struct dump_all *a);
+struct input *dump_all_input(struct dump_all *a, unsigned i);
+/* The decoder's last status of source i (-PFT_E_EOS when all went through). */
+int dump_all_status(const struct dump_all *a, unsigned i);
+/* "0x10 (etmv3, 1234 bytes), ..." the sources skipped, "" if none. */
+const char *dump_all_skipped(const struct dump_all *a);
+void dump_all_close(struct dump_all *a);
+
+#endif
