@@ -117,8 +117,13 @@ int cmd_profile(int argc, char **argv)
 	inpath = cli_single_input("profile", argc, argv, optind);
 	if (!inpath)
 		return PFT_EXIT_USAGE;
+	/* RUN events only to split costs by symbol */
+	for (r = 0; r < o.nimg && !o.img_elf[r]; r++)
+		;
+	if (r == o.nimg)
+		o.cs_flags |= PFT_CS_CFG_NO_RUNS;
 	rc = prof_open(&s, "profile", inpath, &o);
-	if (!rc && !(m = prof_model_new(&s))) {
+	if (!rc && !(m = prof_model_new(&s, !(o.cs_flags & PFT_CS_CFG_NO_RUNS)))) {
 		cli_error("profile", "out of memory");
 		rc = PFT_EXIT_USAGE;
 	}

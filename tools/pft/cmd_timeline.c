@@ -57,7 +57,105 @@ struct tl {
 	unsigned ncids;
 	uint64_t last;          /* last ts written (clock units, or ns) */
 	uint64_t events;
+	/* the output goes through this buffer: events are many, and printf
+	   would cost more than the decode */
+	char buf[1 << 16];
+	size_t n;
+	int err;
 };
+
+static void out_flush(struct tl *t)
+{
+	if (t->n && fwrite(t->buf, 1, t->n, t->f) != t->n)
+		t->err = 1;
+	t->n = 0;
+}
+
+static void out_mem(struct tl *t, const char *p, size_t k)
+{
+	if (t->n + k > sizeof(t->buf)) {
+		out_flush(t);
+		if (k > sizeof(t->buf)) {
+			if (fwrite(p, 1, k, t->f) != k)
+				t->err = 1;
+			return;
+		}
+	}
+	memcpy(t->buf + t->n, p, k);
+	t->n += k;
+}
+
+static void out_str(struct tl *t, const char *p)
+{
+	out_mem(t, p, strlen(p));
+}
+
+/* a string literal */
+#define OUT_LIT(t, lit) out_mem((t), (lit), sizeof(lit) - 1)
+
+static void out_u64(struct tl *t, uint64_t v)
+{
+	char d[24];
+	int i = 24;
+
+	d[--i] = '\0';
+	do {
+		d[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_str(t, d + i);
+}
+
+/* 0x and at least 8 hex digits, as prof_addr_name writes addresses */
+static void out_hex(struct tl *t, uint64_t v)
+{
+	char d[24];
+	int i = 24;
+
+	d[--i] = '\0';
+	do {
+		d[--i] = "0123456789abcdef"[v & 15];
+		v >>= 4;
+	} while (v);
+	while (i > 24 - 1 - 8)
+		d[--i] = '0';
+	d[--i] = 'x';
+	d[--i] = '0';
+	out_str(t, d + i);
+}
+
+/* a JSON string body */
+static void out_json(struct tl *t, const char *p)
+{
+	char one[8];
+
+	for (; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch == '"' || ch == '\\') {
+			one[0] = '\\';
+			one[1] = (char)ch;
+			one[2] = '\0';
+		} else if (ch < 0x20) {
+			snprintf(one, sizeof(one), "\\u%04x", ch);
+		} else {
+			one[0] = (char)ch;
+			one[1] = '\0';
+		}
+		out_str(t, one);
+	}
+}
+
+/* symbol+offset, or 0x%08x without symbols */
+static void out_addr(struct tl *t, uint64_t addr)
+{
+	char b[160];
+
+	if (t->s->dbg)
+		out_json(t, prof_addr_name(t->s, addr, b, sizeof(b)));
+	else
+		out_hex(t, addr);
+}
 
 static uint64_t ts_of(const struct tl *t, const struct pft_cs_event *ev)
 {
@@ -68,27 +166,46 @@ static uint64_t ts_of(const struct tl *t, const struct pft_cs_event *ev)
 	}
 }
 
-static void put_ts(const struct tl *t, uint64_t v)
+static void put_ts(struct tl *t, uint64_t v)
 {
-	if (t->clk == CLK_TIME)
-		fprintf(t->f, "%" PRIu64 ".%03u", v / 1000, (unsigned)(v % 1000));
-	else
-		fprintf(t->f, "%" PRIu64, v);
+	if (t->clk == CLK_TIME) {
+		char d[8];
+
+		out_u64(t, v / 1000);
+		snprintf(d, sizeof(d), ".%03u", (unsigned)(v % 1000));
+		out_str(t, d);
+	} else {
+		out_u64(t, v);
+	}
 }
 
 static void begin(struct tl *t, const char *ph, uint32_t cid, uint64_t ts)
 {
 	unsigned i;
 
-	for (i = 0; i < t->ncids && t->cids[i] != cid; i++)
-		;
+	if (t->ncids && t->cids[t->ncids - 1] == cid)
+		i = t->ncids - 1;
+	else
+		for (i = 0; i < t->ncids && t->cids[i] != cid; i++)
+			;
 	if (i == t->ncids && t->ncids < 256) {
 		t->cids[t->ncids++] = cid;
-		fprintf(t->f, "%s\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":%u,"
-			"\"args\":{\"name\":\"context 0x%x\"}}", t->first ? "" : ",", cid, cid);
+		out_str(t, t->first ? "\n" : ",\n");
+		OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":");
+		out_u64(t, cid);
+		OUT_LIT(t, ",\"args\":{\"name\":\"context ");
+		out_hex(t, cid);
+		OUT_LIT(t, "\"}}");
 		t->first = 0;
 	}
-	fprintf(t->f, "%s\n{\"ph\":\"%s\",\"pid\":1,\"tid\":%u,\"ts\":", t->first ? "" : ",", ph, cid);
+	if (t->first)
+		OUT_LIT(t, "\n{\"ph\":\"");
+	else
+		OUT_LIT(t, ",\n{\"ph\":\"");
+	out_mem(t, ph, 1);
+	OUT_LIT(t, "\",\"pid\":1,\"tid\":");
+	out_u64(t, cid);
+	OUT_LIT(t, ",\"ts\":");
 	put_ts(t, ts);
 	t->first = 0;
 	t->events++;
@@ -98,7 +215,7 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 {
 	struct tl *t = ctx;
 	uint64_t ts = ts_of(t, ev);
-	char nb[96], ab[96];
+	char nb[96];
 
 	if (ts > t->last)
 		t->last = ts;
@@ -106,43 +223,56 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 	case PFT_CS_CALL:
 		begin(t, "B", ev->context_id, ts);
 		if (ev->frame.kind == PFT_CS_FRAME_UNKNOWN) {
-			fprintf(t->f, ",\"cat\":\"unknown\",\"name\":\"");
-			prof_json_str(t->f, prof_addr_name(t->s, ev->frame.entry, nb, sizeof(nb)));
-			fprintf(t->f, " (caller unknown)\"}");
+			OUT_LIT(t, ",\"cat\":\"unknown\",\"name\":\"");
+			out_addr(t, ev->frame.entry);
+			OUT_LIT(t, " (caller unknown)\"}");
 		} else {
 			uint64_t key = ev->frame.entry;
 
-			prof_func_at(t->s, ev->frame.entry, &key);
-			fprintf(t->f, ",\"cat\":\"%s\",\"name\":\"", (ev->flags & PFT_CS_F_TAIL) ? "tail_call" : "call");
-			prof_json_str(t->f, prof_func_name(t->s, key, nb, sizeof(nb)));
-			fprintf(t->f, "\",\"args\":{\"from\":\"");
-			prof_json_str(t->f, prof_addr_name(t->s, ev->frame.site, ab, sizeof(ab)));
-			fprintf(t->f, "\",\"insn\":%" PRIu64 "}}", ev->index);
+			out_str(t, (ev->flags & PFT_CS_F_TAIL) ? ",\"cat\":\"tail_call\",\"name\":\"" :
+				",\"cat\":\"call\",\"name\":\"");
+			if (t->s->dbg) {
+				prof_func_at(t->s, ev->frame.entry, &key);
+				out_json(t, prof_func_name(t->s, key, nb, sizeof(nb)));
+			} else {
+				out_hex(t, key);
+			}
+			OUT_LIT(t, "\",\"args\":{\"from\":\"");
+			out_addr(t, ev->frame.site);
+			OUT_LIT(t, "\",\"insn\":");
+			out_u64(t, ev->index);
+			OUT_LIT(t, "}}");
 		}
 		break;
 	case PFT_CS_EXC_ENTRY:
 		begin(t, "B", ev->context_id, ts);
-		fprintf(t->f, ",\"cat\":\"exception\",\"name\":\"exception %s\",\"args\":{\"return\":\"",
-			pft_exception_name(ev->frame.exception));
-		prof_json_str(t->f, prof_addr_name(t->s, ev->frame.ret, ab, sizeof(ab)));
-		fprintf(t->f, "\",\"insn\":%" PRIu64 "}}", ev->index);
+		OUT_LIT(t, ",\"cat\":\"exception\",\"name\":\"exception ");
+		out_str(t, pft_exception_name(ev->frame.exception));
+		OUT_LIT(t, "\",\"args\":{\"return\":\"");
+		out_addr(t, ev->frame.ret);
+		OUT_LIT(t, "\",\"insn\":");
+		out_u64(t, ev->index);
+		OUT_LIT(t, "}}");
 		break;
 	case PFT_CS_RETURN:
 	case PFT_CS_EXC_RETURN:
 		begin(t, "E", ev->context_id, ts);
-		fputc('}', t->f);
+		OUT_LIT(t, "}");
 		break;
 	case PFT_CS_GAP:
 		begin(t, "i", ev->context_id, ts);
-		fprintf(t->f, ",\"s\":\"t\",\"cat\":\"gap\",\"name\":\"gap: %s\",\"args\":{\"offset\":%"
-			PRIu64 ",\"insn\":%" PRIu64 "}}",
-			ev->reason ? pft_flow_event_name((enum pft_flow_event)ev->reason) : "stack_lost",
-			ev->offset, ev->index);
+		OUT_LIT(t, ",\"s\":\"t\",\"cat\":\"gap\",\"name\":\"gap: ");
+		out_str(t, ev->reason ? pft_flow_event_name((enum pft_flow_event)ev->reason) : "stack_lost");
+		OUT_LIT(t, "\",\"args\":{\"offset\":");
+		out_u64(t, ev->offset);
+		OUT_LIT(t, ",\"insn\":");
+		out_u64(t, ev->index);
+		OUT_LIT(t, "}}");
 		break;
 	default:
 		break;
 	}
-	return ferror(t->f) ? -PFT_E_IO : 0;
+	return t->err ? -PFT_E_IO : 0;
 }
 
 int cmd_timeline(int argc, char **argv)
@@ -159,7 +289,7 @@ int cmd_timeline(int argc, char **argv)
 	struct prof_session s;
 	struct prof_hooks h;
 	struct pft_features feat;
-	struct tl t;
+	static struct tl t; /* 64 KiB buffer: not on the stack */
 	const char *outpath = NULL, *inpath;
 	int c, r, rc, clk = CLK_AUTO, ca, ts;
 
@@ -230,12 +360,15 @@ int cmd_timeline(int argc, char **argv)
 	h.event = on_event;
 	h.ctx = &t;
 	rc = prof_run(&s, &h);
-	fprintf(t.f, "\n],\n\"pft\":{\"clock\":\"%s\",\"end\":", clock_names[clk]);
+	OUT_LIT(&t, "\n],\n\"pft\":{\"clock\":\"");
+	out_str(&t, clock_names[clk]);
+	OUT_LIT(&t, "\",\"end\":");
 	put_ts(&t, t.last);
+	out_flush(&t);
 	fprintf(t.f, ",\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"calls\":%" PRIu64
 		",\"gaps\":%" PRIu64 "}}\n", s.cst.insns, s.cst.cycles, s.cst.calls + s.cst.tail_calls,
 		s.cst.gaps);
-	if (fflush(t.f) || ferror(t.f)) {
+	if (fflush(t.f) || ferror(t.f) || t.err) {
 		cli_error("timeline", "error writing %s", outpath);
 		rc = PFT_EXIT_USAGE;
 	}

@@ -97,7 +97,9 @@ const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *bu
 /* ---- profile model ---- */
 enum prof_weight { PROF_W_INSNS = 0, PROF_W_CYCLES, PROF_W_TIME, PROF_W_NR };
 struct prof_model;
-struct prof_model *prof_model_new(const struct prof_session *s);
+/* runs: the tracker emits RUN events (needed to split cost by symbol);
+   without them the cost between events goes to the running frame */
+struct prof_model *prof_model_new(const struct prof_session *s, int runs);
 void prof_model_free(struct prof_model *m);
 int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev);
 /* has the trace cycle counts / time? */

@@ -130,7 +130,7 @@ static int edge_index(struct prof_model *m, uint32_t caller, uint32_t callee, ui
 	return 0;
 }
 
-struct prof_model *prof_model_new(const struct prof_session *s)
+struct prof_model *prof_model_new(const struct prof_session *s, int runs)
 {
 	struct prof_model *m = calloc(1, sizeof(*m));
 	uint32_t root;
@@ -138,6 +138,7 @@ struct prof_model *prof_model_new(const struct prof_session *s)
 	if (!m)
 		return NULL;
 	m->s = s;
+	m->no_runs = !runs;
 	/* function 0 = "[no frame]", node 0 = the root */
 	if (func_index(m, PROF_KEY_NONE, &root) || node_index(m, UINT32_MAX, 0, &root)) {
 		prof_model_free(m);
@@ -283,25 +284,43 @@ static int push(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 	uint32_t fid, e, caller = c->n ? c->st[c->n - 1].fid : 0;
 	uint32_t parent = c->n ? c->st[c->n - 1].node : 0;
 
-	if (func_index(m, frame_key(m, &ev->frame), &fid))
-		return -1;
+	uint64_t key = frame_key(m, &ev->frame);
+	struct prof_memo *mo = &m->memo[(mix(parent, key) >> 7) & (PROF_MEMO - 1)];
+
 	GROW(c->st, c->n, c->cap);
+	if (mo->valid && mo->parent == parent && mo->key == key) {
+		/* the same call from the same place as last time: no lookups */
+		fid = mo->fid;
+		fr = &c->st[c->n++];
+		fr->fid = fid;
+		fr->node = mo->node;
+		e = mo->edge;
+		goto found;
+	}
+	if (func_index(m, key, &fid))
+		return -1;
 	fr = &c->st[c->n++];
 	fr->fid = fid;
+	if (node_index(m, parent, fid, &fr->node) || edge_index(m, caller, fid, &e))
+		return -1;
+	mo->valid = 1;
+	mo->parent = parent;
+	mo->key = key;
+	mo->fid = fid;
+	mo->node = fr->node;
+	mo->edge = e;
+found:
 	fr->start[PROF_W_INSNS] = ev->index;
 	fr->start[PROF_W_CYCLES] = ev->cycles;
 	fr->start[PROF_W_TIME] = ev->time_ns;
 	fr->counted = ev->frame.kind != PFT_CS_FRAME_UNKNOWN;
 	fr->exc = ev->frame.kind == PFT_CS_FRAME_EXCEPTION;
+	c->nexc += fr->exc;
 	fr->edge = UINT32_MAX;
-	if (node_index(m, parent, fid, &fr->node))
-		return -1;
 	if (fr->counted) {
 		m->f[fid].calls++;
 		if (!fr->exc)
 			m->calls++;        /* the header's calls: not exceptions */
-		if (edge_index(m, caller, fid, &e))
-			return -1;
 		m->edge[e].calls++;
 		fr->edge = e;
 	}
@@ -334,6 +353,7 @@ static void pop(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 			m->edge[fr->edge].incl[w] += incl;
 	}
 	f->active--;
+	c->nexc -= fr->exc;
 	if (fr->exc) {
 		/* an outermost exception: its cost is part of the inclusive cost
 		   of every function it interrupted; say how much */
@@ -357,10 +377,32 @@ static void pop(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 	}
 }
 
+/* Without RUN events: the instructions and cycles since the last event ran
+   in the top frame of the running context. */
+static int charge_delta(struct prof_model *m, const struct pft_cs_event *ev)
+{
+	uint64_t cost[PROF_W_NR] = { ev->index - m->last_index, ev->cycles - m->last_cycles, 0 };
+	struct prof_ctx *c;
+
+	m->last_index = ev->index;
+	m->last_cycles = ev->cycles;
+	if (!cost[PROF_W_INSNS] && !cost[PROF_W_CYCLES])
+		return 0;
+	c = ctx_of(m, m->running);
+	if (!c)
+		return -1;
+	return charge(m, c, c->n ? c->st[c->n - 1].fid : 0, cost, c->nexc > 0);
+}
+
 int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev)
 {
-	struct prof_ctx *c = ctx_of(m, ev->context_id);
+	struct prof_ctx *c;
 
+	if (m->no_runs && charge_delta(m, ev))
+		return -1;
+	if (ev->kind == PFT_CS_CONTEXT)
+		m->running = ev->context_id;
+	c = ctx_of(m, ev->context_id);
 	if (!c)
 		return -1;
 	if (ev->flags & PFT_CS_F_CC)

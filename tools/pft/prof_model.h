@@ -48,11 +48,21 @@ struct prof_frame {
 
 struct prof_ctx {
 	uint32_t cid;
+	uint32_t nexc;                /* exception frames on its stack */
 	struct prof_frame *st;
 	size_t n, cap;
 };
 
+/* the last (parent node, function key) pushed in each of PROF_MEMO slots */
+#define PROF_MEMO 256
+struct prof_memo {
+	uint64_t key;
+	uint32_t parent, fid, node, edge;
+	int valid;
+};
+
 struct prof_model {
+	struct prof_memo memo[PROF_MEMO];
 	const struct prof_session *s;
 	struct prof_func *f;
 	size_t nf, capf;
@@ -69,6 +79,11 @@ struct prof_model {
 	uint64_t last_time;
 	uint32_t pend_node, pend_fid;
 	int pend_exc;
+	/* without RUN events: the cost between two events goes to the top
+	   frame of the context that was running */
+	int no_runs;
+	uint32_t running;
+	uint64_t last_index, last_cycles;
 };
 
 #endif
