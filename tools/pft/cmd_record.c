@@ -348,27 +348,104 @@ static void summary(const struct record *r, const struct pft_rec_pipe *p,
 		record_ptm_summary(rp, stderr);
 }
 
-int cmd_record(int argc, char **argv)
+/* --elf files loaded and moved to their bases (*n of them, also on
+ * failure), --until resolved.  PFT_EXIT_OK or PFT_EXIT_USAGE. */
+static int load_programs(struct record *r, struct pft_rec_elf *elfs, const struct pft_rec_elf **elfp,
+                         unsigned *n)
 {
-	struct record *r;
-	struct pft_rec_elf elfs[MAX_ELFS];
-	const struct pft_rec_elf *elfp[MAX_ELFS];
-	struct pft_rec_pipe pipe;
-	struct pft_rec_sink sink;
-	struct pft_rec_emu_stats es;
-	struct pft_rec_src_stats ss;
-	struct record_ptm *rp = NULL;
-	struct pft_rec_consumer cons, logc = { log_insn, log_exc, log_end, NULL };
-	struct log_writer lw;
-	FILE *log = NULL, *in = NULL;
-	char msg[512] = "";
-	unsigned i, nloaded = 0;
-	int rc, exit_code = PFT_EXIT_USAGE;
+	char msg[512];
+	unsigned i;
 
-	r = calloc(1, sizeof(*r));
+	for (i = 0; i < r->nelf; i++) {
+		if (pft_rec_elf_load(&elfs[i], r->elf_paths[i], msg, sizeof(msg)) < 0) {
+			cli_error(cmd, "%s", msg);
+			return PFT_EXIT_USAGE;
+		}
+		pft_rec_elf_rebase(&elfs[i], r->elf_bias[i]);
+		elfp[i] = &elfs[i];
+		(*n)++;
+	}
+	if (r->until) {
+		if (pft_rec_parse_u64(r->until, &r->emu.until) &&
+		    pft_rec_elf_symbol(&elfs[0], r->until, &r->emu.until)) {
+			cli_error(cmd, "--until: no symbol '%s' in %s", r->until, r->elf_paths[0]);
+			return PFT_EXIT_USAGE;
+		}
+		r->emu.have_until = 1;
+	}
+	return PFT_EXIT_OK;
+}
+
+/* --qemu-log / --import through the pipeline.  PFT_EXIT_OK or the exit
+ * code (message printed). */
+static int replay(const struct record *r, const struct pft_rec_elf *const *elfp, unsigned n,
+                  struct pft_rec_pipe *pipe, struct pft_rec_src_stats *ss)
+{
+	const char *path = r->qemu_log ? r->qemu_log : r->import_log;
+	struct pft_rec_sink sink;
+	char msg[512] = "";
+	FILE *in = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	int rc;
+
+	if (!in) {
+		cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
+		return PFT_EXIT_USAGE;
+	}
+	pft_rec_pipe_sink(pipe, &sink);
+	rc = r->qemu_log ? pft_rec_qemu_run(in, elfp, n, r->emu.max_insns, &sink, ss, msg, sizeof(msg))
+	                 : pft_rec_plain_run(in, elfp, n, r->emu.max_insns, &sink, ss, msg, sizeof(msg));
+	if (in != stdin)
+		fclose(in);
+	if (rc < 0) {
+		cli_error(cmd, "%s: %s", path, msg[0] ? msg : pft_errstr(rc));
+		return PFT_EXIT_DATA;
+	}
+	rc = pft_rec_pipe_end(pipe, 0, PFT_ISA_ARM, 0);
+	if (rc < 0) {
+		cli_error(cmd, "%s", pft_errstr(rc));
+		return PFT_EXIT_DATA;
+	}
+	return PFT_EXIT_OK;
+}
+
+/* The first --elf under the emulator through the pipeline.  PFT_EXIT_OK
+ * or the exit code (message printed). */
+static int emulate(const struct record *r, const struct pft_rec_elf *elf, struct pft_rec_pipe *pipe,
+                   struct pft_rec_emu_stats *es)
+{
+	struct pft_rec_sink sink;
+	char msg[512] = "";
+	int rc;
+
+	pft_rec_pipe_sink(pipe, &sink);
+	rc = pft_rec_emu_run(elf, &r->emu, &sink, es, msg, sizeof(msg));
+	if (rc < 0) {
+		cli_error(cmd, "%s", msg[0] ? msg : pft_errstr(rc));
+		return rc == -PFT_E_UNSUPPORTED ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
+	}
+	if (es->exc_in_it)
+		fprintf(stderr, "pft record: warning: %llu exceptions taken inside IT "
+		        "blocks (ITSTATE not saved)\n", (unsigned long long)es->exc_in_it);
+	rc = pft_rec_pipe_end(pipe, es->stop_addr, (enum pft_isa)es->stop_isa,
+	                      strcmp(es->stop_reason, "end") != 0);
+	if (rc < 0) {
+		cli_error(cmd, "%s", pft_errstr(rc));
+		return PFT_EXIT_DATA;
+	}
+	return PFT_EXIT_OK;
+}
+
+/* Options with their defaults; NULL with *exit_code set when the command
+ * ends here (--help, a bad option). */
+static struct record *parse_record(int argc, char **argv, int *exit_code)
+{
+	struct record *r = calloc(1, sizeof(*r));
+	int rc;
+
 	if (!r) {
 		cli_error(cmd, "out of memory");
-		return PFT_EXIT_USAGE;
+		*exit_code = PFT_EXIT_USAGE;
+		return NULL;
 	}
 	pft_rec_cycles_default(&r->cycles);
 	r->cpu_freq = 100000000;
@@ -378,93 +455,54 @@ int cmd_record(int argc, char **argv)
 	rc = parse_args(r, argc, argv);
 	if (rc) {
 		free(r);
-		return rc > 0 ? PFT_EXIT_OK : PFT_EXIT_USAGE;
+		*exit_code = rc > 0 ? PFT_EXIT_OK : PFT_EXIT_USAGE;
+		return NULL;
 	}
-	for (i = 0; i < r->nelf; i++) {
-		if (pft_rec_elf_load(&elfs[i], r->elf_paths[i], msg, sizeof(msg)) < 0) {
-			cli_error(cmd, "%s", msg);
-			goto out;
-		}
-		pft_rec_elf_rebase(&elfs[i], r->elf_bias[i]);
-		elfp[i] = &elfs[i];
-		nloaded++;
+	return r;
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record *r;
+	struct pft_rec_elf elfs[MAX_ELFS];
+	const struct pft_rec_elf *elfp[MAX_ELFS];
+	struct pft_rec_pipe pipe;
+	struct pft_rec_emu_stats es;
+	struct pft_rec_src_stats ss;
+	struct record_ptm *rp = NULL;
+	struct pft_rec_consumer cons, logc = { log_insn, log_exc, log_end, NULL };
+	struct log_writer lw = { NULL, 0 };
+	char msg[512] = "";
+	unsigned i, nloaded = 0;
+	int exit_code, replaying;
+
+	r = parse_record(argc, argv, &exit_code);
+	if (!r)
+		return exit_code;
+	replaying = r->qemu_log || r->import_log;
+	exit_code = load_programs(r, elfs, elfp, &nloaded);
+	if (!exit_code && r->log_path && !(lw.f = cli_open_output(cmd, r->log_path)))
+		exit_code = PFT_EXIT_USAGE;
+	if (!exit_code && r->out_dir) {
+		exit_code = record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
+		if (!exit_code)
+			record_ptm_consumer(rp, &cons);
 	}
-	if (r->until) {
-		if (pft_rec_parse_u64(r->until, &r->emu.until) &&
-		    pft_rec_elf_symbol(&elfs[0], r->until, &r->emu.until)) {
-			cli_error(cmd, "--until: no symbol '%s' in %s", r->until, r->elf_paths[0]);
-			goto out;
-		}
-		r->emu.have_until = 1;
-	}
-	if (r->log_path) {
-		log = cli_open_output(cmd, r->log_path);
-		if (!log)
-			goto out;
-	}
-	if (r->out_dir) {
-		if (record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd) != PFT_EXIT_OK)
-			goto out;
-		record_ptm_consumer(rp, &cons);
-	}
-	lw.f = log;
+	if (exit_code)
+		goto out;
 	lw.exceptions = r->log_exceptions;
 	logc.ctx = &lw;
-	pft_rec_pipe_init(&pipe, &r->cycles, log ? &logc : NULL, rp ? &cons : NULL);
-	pft_rec_pipe_sink(&pipe, &sink);
-	exit_code = PFT_EXIT_DATA;
-	if (r->qemu_log || r->import_log) {
-		const char *path = r->qemu_log ? r->qemu_log : r->import_log;
-
-		in = strcmp(path, "-") ? fopen(path, "r") : stdin;
-		if (!in) {
-			cli_error(cmd, "cannot open '%s': %s", path, strerror(errno));
-			exit_code = PFT_EXIT_USAGE;
-			goto out;
-		}
-		rc = r->qemu_log ? pft_rec_qemu_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
-		                                msg, sizeof(msg))
-		                 : pft_rec_plain_run(in, elfp, nloaded, r->emu.max_insns, &sink, &ss,
-		                                 msg, sizeof(msg));
-		if (rc < 0) {
-			cli_error(cmd, "%s: %s", path, msg[0] ? msg : pft_errstr(rc));
-			goto out;
-		}
-		rc = pft_rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0);
-	} else {
-		rc = pft_rec_emu_run(&elfs[0], &r->emu, &sink, &es, msg, sizeof(msg));
-		if (rc < 0) {
-			cli_error(cmd, "%s", msg[0] ? msg : pft_errstr(rc));
-			if (rc == -PFT_E_UNSUPPORTED)
-				exit_code = PFT_EXIT_USAGE;
-			goto out;
-		}
-		if (es.exc_in_it)
-			fprintf(stderr, "pft record: warning: %llu exceptions taken inside IT "
-			        "blocks (ITSTATE not saved)\n", (unsigned long long)es.exc_in_it);
-		rc = pft_rec_pipe_end(&pipe, es.stop_addr, (enum pft_isa)es.stop_isa,
-		                  strcmp(es.stop_reason, "end") != 0);
+	pft_rec_pipe_init(&pipe, &r->cycles, lw.f ? &logc : NULL, rp ? &cons : NULL);
+	exit_code = replaying ? replay(r, elfp, nloaded, &pipe, &ss) : emulate(r, &elfs[0], &pipe, &es);
+	if (!exit_code && rp && record_ptm_write(rp, r->out_dir, elfp, nloaded, msg, sizeof(msg)) < 0) {
+		cli_error(cmd, "%s", msg);
+		exit_code = PFT_EXIT_USAGE;
 	}
-	if (rc < 0) {
-		cli_error(cmd, "%s", pft_errstr(rc));
-		goto out;
-	}
-	if (rp) {
-		rc = record_ptm_write(rp, r->out_dir, elfp, nloaded, msg, sizeof(msg));
-		if (rc < 0) {
-			cli_error(cmd, "%s", msg);
-			exit_code = PFT_EXIT_USAGE;
-			goto out;
-		}
-	}
-	summary(r, &pipe, (r->qemu_log || r->import_log) ? NULL : &es,
-	        (r->qemu_log || r->import_log) ? &ss : NULL, rp);
-	exit_code = PFT_EXIT_OK;
+	if (!exit_code)
+		summary(r, &pipe, replaying ? NULL : &es, replaying ? &ss : NULL, rp);
 out:
 	record_ptm_free(rp);
-	if (in && in != stdin)
-		fclose(in);
-	if (log && log != stdout && fclose(log) != 0 && exit_code == PFT_EXIT_OK) {
+	if (lw.f && lw.f != stdout && fclose(lw.f) != 0 && exit_code == PFT_EXIT_OK) {
 		cli_error(cmd, "cannot write '%s'", r->log_path);
 		exit_code = PFT_EXIT_USAGE;
 	}
