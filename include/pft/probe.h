@@ -6,7 +6,7 @@
  *     TPIU port capture (FSYNC/HSYNC; aligned on a frame or not), and
  *     whether the buffer looks wrapped (streams that begin mid-packet);
  *   - for every trace ID with data: its byte count and the protocol it looks
- *     like (PFT 1.0 / 1.1, ETMv3, ETMv4/ETE, STM, or unknown), with the
+ *     like (PFT 1.0 / 1.1, ETMv3, ETMv4/ETE, STM, ITM, or unknown), with the
  *     evidence (sync patterns, share of bytes lost to errors when read as PFT);
  *   - for every PFT stream: the configuration the bytes imply (cycle-accurate,
  *     context ID size, timestamps, VMID, PFT version, branch broadcast), each
@@ -48,9 +48,11 @@ enum pft_probe_proto {
 	PFT_PROBE_PROTO_ETM3,  /* A-sync like PFT, decodes as ETMv3 and not as PFT */
 	PFT_PROBE_PROTO_ETM4,  /* ETMv4 / ETE: A-sync of 11 zeros then 0x80 */
 	PFT_PROBE_PROTO_STM,   /* STPv2: ASYNC of 21 F nibbles then a 0 nibble */
+	PFT_PROBE_PROTO_ITM,   /* the PFT A-sync (ITM's sync), decodes as neither PFT nor
+	                          ETMv3, and reads as ITM packets without a reserved header */
 	PFT_PROBE_PROTO_NR
 };
-/* "unknown", "pft", "etmv3", "etmv4", "stm" */
+/* "unknown", "pft", "etmv3", "etmv4", "stm", "itm" */
 PFT_API const char *pft_probe_proto_name(enum pft_probe_proto p);
 
 /* How sure the probe is.  NONE: the bytes cannot tell (value is a default). */
@@ -102,6 +104,9 @@ struct pft_probe_stream {
 	/* the best decode as ETMv3 (streams with an A-sync that are not PFT;
 	 * else UINT64_MAX) */
 	uint64_t etm3_lost, etm3_errors, etm3_isync_packets;
+	/* read as ITM from the first sync (when ETMv3 was tried and did not fit;
+	 * else UINT64_MAX) */
+	uint64_t itm_packets, itm_reserved, itm_swit;
 	uint64_t alt_lost[PFT_PROBE_NR_OPTS]; /* version, cycle_accurate, contextid_bytes:
 	                            bytes lost by the best candidate with another value
 	                            of the option (UINT64_MAX: it ties) */

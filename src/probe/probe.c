@@ -32,7 +32,7 @@ enum pft_frame_format pft_probe_frame_format(enum pft_probe_layout l)
 
 const char *pft_probe_proto_name(enum pft_probe_proto p)
 {
-	static const char *const n[] = { "unknown", "pft", "etmv3", "etmv4", "stm" };
+	static const char *const n[] = { "unknown", "pft", "etmv3", "etmv4", "stm", "itm" };
 	return (unsigned)p < PFT_PROBE_PROTO_NR ? n[p] : "unknown";
 }
 

@@ -15,4 +15,9 @@ void probe_scan_syncs(const uint8_t *buf, size_t len, struct pft_probe_stream *s
  * 0, or -PFT_E_INTERNAL when no candidate could be decoded. */
 int probe_etm3(const uint8_t *buf, size_t len, uint64_t *lost, uint64_t *errors, uint64_t *isyncs);
 
+/* Walk buf[start..len) as ITM packets: packets, reserved headers (and zero
+ * runs not ended by 0x80), instrumentation packets (probe_itm.c). */
+void probe_itm(const uint8_t *buf, size_t len, size_t start, uint64_t *packets, uint64_t *reserved,
+               uint64_t *swit);
+
 #endif

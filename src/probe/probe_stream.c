@@ -299,9 +299,11 @@ static void classify(struct pft_probe_stream *st, const struct score *b, uint64_
 		? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
 }
 
-/* Not PFT, with the PFT/ETMv3 A-sync: ETMv3 if an ETMv3 decoder reads it
- * (nearly) without loss, else unknown unless the ETMv3 I-sync header
- * 0x70 follows its A-syncs. */
+/* Not PFT, with the PFT/ETMv3/ITM sync: ETMv3 when the ETMv3 decoder reads
+ * it (nearly) without loss; else ITM when it reads as ITM packets without a
+ * reserved header; else ETMv3 with low confidence when it loses much less
+ * as ETMv3 than as PFT, or when the ETMv3 decoder found I-syncs; else
+ * unknown. */
 static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t len, uint64_t after)
 {
 	if (probe_etm3(buf, len, &st->etm3_lost, &st->etm3_errors, &st->etm3_isync_packets) < 0)
@@ -309,6 +311,13 @@ static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t 
 	if (st->etm3_isync_packets > 0 && st->etm3_lost * 50 <= after && st->etm3_errors * 4096 <= after + 4096) {
 		st->proto_conf = st->etm3_lost == 0 && st->etm3_isync_packets >= 2 && after >= 256
 			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	probe_itm(buf, len, (size_t)st->first_async, &st->itm_packets, &st->itm_reserved, &st->itm_swit);
+	if (st->itm_packets >= 16 && st->itm_swit > 0 && st->itm_reserved * 200 <= st->itm_packets) {
+		st->protocol = PFT_PROBE_PROTO_ITM;
+		st->proto_conf = st->itm_reserved == 0 && st->itm_packets >= 64
+			? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
 	} else if (st->etm3_lost * 4 <= st->lost) {
 		st->proto_conf = PFT_PROBE_CONF_LOW; /* loses much less as ETMv3 than as PFT */
 	} else if (!st->etm3_isync_packets) {
@@ -332,6 +341,7 @@ int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_prob
 	for (c = 0; c < PFT_PROBE_NR_OPTS; c++)
 		st->alt_lost[c] = UINT64_MAX;
 	st->etm3_lost = st->etm3_errors = st->etm3_isync_packets = UINT64_MAX;
+	st->itm_packets = st->itm_reserved = st->itm_swit = UINT64_MAX;
 	if (len > PFT_PROBE_MAX_STREAM)
 		len = PFT_PROBE_MAX_STREAM;
 	st->probed = len;

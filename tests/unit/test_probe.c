@@ -10,7 +10,7 @@
  *   - trace_cov_a15/PTM_0_2.bin: raw, PFT, not cycle-accurate;
  *   - streams that are not PFT: random bytes, an ETMv4-like stream (11-zero
  *     A-syncs), an STM-like stream (STPv2 ASYNC), and these framed together
- *     with the PFT stream: never called PFT. */
+ *     with the PFT stream, an ITM stream: never called PFT. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,6 +195,42 @@ int main(void)
 		CHECK_EQ(pft_probe_pft_count(&rep), 1);
 		free(stm);
 		free(e4);
+	}
+
+	/* ITM: its sync is the PFT A-sync; instrumentation packets on random
+	 * ports, local timestamps, an overflow now and then, a sync every ~1 KiB:
+	 * ITM, never PFT; random bytes with the same syncs: not ITM */
+	{
+		size_t iw = 0, last = 0;
+		static const uint8_t sync[6] = { 0, 0, 0, 0, 0, 0x80 };
+		while (iw < 16384) {
+			unsigned k = (unsigned)(check_rand(&st) % 16), sz, j;
+			if (iw == 0 || iw - last > 1024) {
+				memcpy(buf + iw, sync, 6);
+				iw += 6;
+				last = iw;
+			} else if (k == 0) {
+				buf[iw++] = 0xC0; /* local timestamp, 2 bytes */
+				buf[iw++] = (uint8_t)(1 + check_rand(&st) % 127);
+			} else if (k == 1) {
+				buf[iw++] = 0x70;
+			} else {
+				sz = 1 + (unsigned)(check_rand(&st) % 3);
+				buf[iw++] = (uint8_t)(((check_rand(&st) % 32) << 3) | sz);
+				for (j = 0; j < (sz == 3 ? 4u : sz); j++)
+					buf[iw++] = (uint8_t)check_rand(&st);
+			}
+		}
+		CHECK_EQ(probe(buf, iw, PFT_PROBE_LAYOUT_UNKNOWN), 0);
+		CHECK_EQ(pft_probe_pft_count(&rep), 0);
+		CHECK_EQ(rep.layout, PFT_PROBE_LAYOUT_RAW);
+		CHECK_EQ(rep.streams[0].protocol, PFT_PROBE_PROTO_ITM);
+		fill_random(buf, iw, &st);
+		for (i = 0; i + 6 <= iw; i += 1024)
+			memcpy(buf + i, sync, 6);
+		CHECK_EQ(probe(buf, iw, PFT_PROBE_LAYOUT_RAW), 0);
+		CHECK_EQ(pft_probe_pft_count(&rep), 0);
+		CHECK(rep.streams[0].protocol != PFT_PROBE_PROTO_ITM);
 	}
 
 	/* misuse and empty input */

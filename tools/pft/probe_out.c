@@ -107,6 +107,10 @@ void probe_evidence(const struct pft_probe_stream *s, char *buf, size_t cap)
 		cat(buf, cap, "; as ETMv3: %llu of those bytes lost, %llu errors, %llu I-syncs",
 		    (unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
 		    (unsigned long long)s->etm3_isync_packets);
+	if (s->itm_packets != UINT64_MAX)
+		cat(buf, cap, "; as ITM: %llu packets (%llu instrumentation), %llu reserved headers",
+		    (unsigned long long)s->itm_packets, (unsigned long long)s->itm_swit,
+		    (unsigned long long)s->itm_reserved);
 }
 
 /* value of option o as text */
