@@ -135,7 +135,8 @@ struct pft_cov_totals {
 	uint64_t gaps;
 	uint64_t gap_bytes, gap_atoms;
 	uint64_t gap_max_insns;  /* sum of max_insns (saturating) */
-	uint64_t inputs;         /* 1 + number of merges */
+	uint64_t inputs;         /* traces counted: 1 once an item was put, plus the
+	                            inputs of every object merged in */
 };
 PFT_API int pft_cov_get_totals(const struct pft_cov *cov, struct pft_cov_totals *out,
                                size_t size);

@@ -8,11 +8,7 @@
 
 struct pft_cov *pft_cov_alloc(void)
 {
-	struct pft_cov *c = calloc(1, sizeof(*c));
-
-	if (c)
-		c->tot.inputs = 1;
-	return c;
+	return calloc(1, sizeof(struct pft_cov));
 }
 
 void pft_cov_free(struct pft_cov *c)
@@ -123,6 +119,8 @@ int pft_cov_put(struct pft_cov *c, const struct pft_flow_item *it)
 
 	if (!c || !it)
 		return -PFT_E_INVAL;
+	if (!c->tot.inputs)
+		c->tot.inputs = 1; /* this object counts one input */
 	if (it->kind == PFT_FLOW_RANGE)
 		return add_range(c, it);
 	if (it->kind != PFT_FLOW_EVENT)

@@ -160,4 +160,22 @@ for p in loops switch funcptr recursion; do
 		python3 "$PFT_SOURCE/tests/scripts/coverage_gcov.py" "$d/gcov.txt" "$d/pft.info" "$p.c" || fail=1
 	done
 done
+# dynamically linked: the program (position independent, at qemu's base),
+# ld.so and libc each with its load offset (several images at once)
+ROOT=/usr/arm-linux-gnueabihf
+if [ -e "$ROOT/lib/libc.so.6" ]; then
+	d="$T/dyn"
+	mkdir -p "$d"
+	cp "$T/funcptr.c" "$d/"
+	(cd "$d" && $CC --coverage -O0 -g -fPIE -pie funcptr.c -o funcptr &&
+	 qemu-arm -L "$ROOT" -singlestep -d exec,nochain,page -strace -D q.log ./funcptr > out 2>&1 &&
+	 $GCOV -a -t funcptr.c > gcov.txt 2>/dev/null) || { echo "FAIL: dynamic funcptr"; fail=1; }
+	args=$(sh "$PFT_SOURCE/scripts/qemu_elf_args.sh" "$d/q.log" "$d/funcptr" "$ROOT")
+	# shellcheck disable=SC2086
+	"$PFT_BIN" record --qemu-log "$d/q.log" $args -o "$d/snap" -q
+	# shellcheck disable=SC2086
+	"$PFT_BIN" coverage "$d/snap" $args -o "$d/pft.info" -q
+	printf 'pie    '
+	python3 "$PFT_SOURCE/tests/scripts/coverage_gcov.py" "$d/gcov.txt" "$d/pft.info" funcptr.c || fail=1
+fi
 exit $fail
