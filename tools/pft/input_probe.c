@@ -115,6 +115,7 @@ void input_probe_hint(const struct input *in, const char *cmd)
 	struct pft_features used, f;
 	char opts[512], why[256];
 	unsigned i;
+	int etm3_id = -1;
 
 	if (!is_file(path))
 		return;
@@ -135,6 +136,8 @@ void input_probe_hint(const struct input *in, const char *cmd)
 		    pft_frame_format_name(in->format));
 		s = first;
 	} else if (s && s->protocol != PFT_PROBE_PROTO_PFT) {
+		if (s->protocol == PFT_PROBE_PROTO_ETM3 && !input_is_etm3(&in->config))
+			etm3_id = s->id;
 		cat(why, sizeof why, "trace ID 0x%02x looks like %s, not PFT", s->id,
 		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
 		s = first;
@@ -156,6 +159,10 @@ void input_probe_hint(const struct input *in, const char *cmd)
 			snprintf(why, sizeof why, "%s", tmp);
 		}
 	}
+	if (etm3_id >= 0 && (!strcmp(cmd, "dump") || !strcmp(cmd, "decode")))
+		cli_error(cmd, "to read trace ID 0x%02x as ETMv3, give its registers: --etmidr with 2 "
+			  "in bits [11:8] (0x410CF250 is an ETMv3.5) and --cycle-accurate / "
+			  "--timestamps as programmed, or the snapshot folder", etm3_id);
 	if (why[0] && s && s->protocol == PFT_PROBE_PROTO_PFT) {
 		probe_options(rep, s, opts, sizeof opts);
 		cli_error(cmd, "%s: try %s (see pft probe %s)", why, opts, path);
