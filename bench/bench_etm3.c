@@ -196,7 +196,7 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 				      const uint8_t *buf, size_t len, size_t chunk, uint64_t *insns)
 {
 	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
-	struct pft_etm3_flow *fl = pft_etm3_flow_alloc(cfg, img);
+	struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(cfg, img);
 	static struct pft_etm3_packet p[BATCH];
 	struct pft_flow_item it;
 	size_t pos = 0;
@@ -215,8 +215,8 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 			pft_etm3_decoder_end(d);
 		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
 			for (i = 0; i < r; i++) {
-				pft_etm3_flow_put_packet(fl, &p[i]);
-				while (pft_etm3_flow_next(fl, &it, sizeof it) == 0)
+				pft_etm3_flow_decoder_put_packet(fl, &p[i]);
+				while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
 					if (it.kind == PFT_FLOW_RANGE)
 						*insns += it.ninsns;
 			}
@@ -225,7 +225,7 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 			break;
 	}
 	t0 = bench_cpu() - t0;
-	pft_etm3_flow_free(fl);
+	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);
 	return r == -PFT_E_EOS ? t0 : -1;
 }

@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	struct pft_config cfg;
 	struct pft_etm3_decoder *d;
-	struct pft_etm3_flow *fl;
+	struct pft_etm3_flow_decoder *fl;
 	struct pft_etm3_packet p;
 	struct pft_flow_item it;
 	uint64_t insns = 0;
@@ -57,13 +57,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
 	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
 	d = pft_etm3_decoder_alloc(&cfg);
-	fl = pft_etm3_flow_alloc(&cfg, img);
+	fl = pft_etm3_flow_decoder_alloc(&cfg, img);
 	ASSERT(d && fl);
 	pft_etm3_decoder_feed(d, data + 1, size - 1);
 	pft_etm3_decoder_end(d);
 	while (pft_etm3_decoder_next(d, &p, sizeof p) == 0) {
-		ASSERT(pft_etm3_flow_put_packet(fl, &p) == 0);
-		while (pft_etm3_flow_next(fl, &it, sizeof it) == 0) {
+		ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
+		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 			ASSERT(it.index == insns);
 			if (it.kind != PFT_FLOW_RANGE)
 				continue;
@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			insns++;
 		}
 	}
-	pft_etm3_flow_free(fl);
+	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);
 	return 0;
 }

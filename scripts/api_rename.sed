@@ -37,3 +37,8 @@ s/\bpft_tfo_dec_get_offset\b/pft_tfo_decoder_get_offset/g
 s/\bstruct pft_tfo_dec\b/struct pft_tfo_decoder/g
 s/\bpft_tfo_err_str\b/pft_tfo_err_name/g
 s/\bpft_rec_exc_name\b/pft_rec_exc_type_name/g
+s/\bpft_etm3_flow_alloc\b/pft_etm3_flow_decoder_alloc/g
+s/\bpft_etm3_flow_free\b/pft_etm3_flow_decoder_free/g
+s/\bpft_etm3_flow_next\b/pft_etm3_flow_decoder_next/g
+s/\bpft_etm3_flow_put_packet\b/pft_etm3_flow_decoder_put_packet/g
+s/\bstruct pft_etm3_flow\b/struct pft_etm3_flow_decoder/g

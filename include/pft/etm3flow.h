@@ -4,10 +4,10 @@
  * ranges and events as the PFT flow decoder (flow.h), so that everything
  * above the flow serves both protocols.
  *
- *     fl = pft_etm3_flow_alloc(&cfg, img);
+ *     fl = pft_etm3_flow_decoder_alloc(&cfg, img);
  *     for each packet from pft_etm3_decoder_next():
- *         pft_etm3_flow_put_packet(fl, &pkt);
- *         while (pft_etm3_flow_next(fl, &it, sizeof it) == 0)
+ *         pft_etm3_flow_decoder_put_packet(fl, &pkt);
+ *         while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
  *             use(&it);                (then -PFT_E_AGAIN)
  *
  * ETMv3 traces every instruction: each atom of a P-header is one
@@ -29,22 +29,22 @@ extern "C" {
 #endif
 
 struct pft_image;
-struct pft_etm3_flow;
+struct pft_etm3_flow_decoder;
 
 /* NULL if out of memory or cfg fails pft_etm3_config_features().  img is
  * borrowed (NULL: nothing is readable). */
-PFT_API struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_config *cfg,
+PFT_API struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_config *cfg,
 						  const struct pft_image *img);
-PFT_API void pft_etm3_flow_free(struct pft_etm3_flow *fl);
+PFT_API void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl);
 
 /* The next packet of the stream, in order (UNSYNCED and ERROR items
  * included).  All items of the previous packet must have been pulled
  * (else -PFT_E_INVAL). */
-PFT_API int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt);
+PFT_API int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt);
 
 /* Next item: 0, or -PFT_E_AGAIN when the packet is used up.  size is
  * sizeof *item.  A range's insns stay valid until the next call. */
-PFT_API int pft_etm3_flow_next(struct pft_etm3_flow *fl, struct pft_flow_item *item, size_t size);
+PFT_API int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item, size_t size);
 
 #ifdef __cplusplus
 }

@@ -20,7 +20,7 @@ struct icache_entry {
 	struct pft_insn_info info;
 };
 
-struct pft_etm3_flow {
+struct pft_etm3_flow_decoder {
 	struct pft_etm3_features f;
 	const struct pft_image *img;
 	int have_addr;        /* addr/isa known */
@@ -43,9 +43,9 @@ struct pft_etm3_flow {
 	struct icache_entry icache[ICACHE];
 };
 
-struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_config *cfg, const struct pft_image *img)
+struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_config *cfg, const struct pft_image *img)
 {
-	struct pft_etm3_flow *fl;
+	struct pft_etm3_flow_decoder *fl;
 	struct pft_etm3_features f;
 
 	if (pft_etm3_config_features(cfg, &f, NULL, 0))
@@ -59,12 +59,12 @@ struct pft_etm3_flow *pft_etm3_flow_alloc(const struct pft_config *cfg, const st
 	return fl;
 }
 
-void pft_etm3_flow_free(struct pft_etm3_flow *fl)
+void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl)
 {
 	free(fl);
 }
 
-static struct pft_flow_item *push(struct pft_etm3_flow *fl, unsigned kind, unsigned type,
+static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kind, unsigned type,
 				  const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
@@ -84,7 +84,7 @@ static struct pft_flow_item *push(struct pft_etm3_flow *fl, unsigned kind, unsig
 	return it;
 }
 
-static struct pft_flow_item *event(struct pft_etm3_flow *fl, unsigned type,
+static struct pft_flow_item *event(struct pft_etm3_flow_decoder *fl, unsigned type,
 				   const struct pft_etm3_packet *pkt)
 {
 	return push(fl, PFT_FLOW_EVENT, type, pkt);
@@ -93,7 +93,7 @@ static struct pft_flow_item *event(struct pft_etm3_flow *fl, unsigned type,
 /* The instruction at fl->addr in fl->isa: 0, or -PFT_E_NOMAP when its bytes
  * cannot be read.  Decoded instructions are kept in a small cache, emptied
  * when the image changes. */
-static int insn_at(struct pft_etm3_flow *fl, struct pft_insn_info *info)
+static int insn_at(struct pft_etm3_flow_decoder *fl, struct pft_insn_info *info)
 {
 	struct icache_entry *e = &fl->icache[((fl->addr >> 1) * 2654435761u) >> 18];
 	uint64_t gen = fl->img ? pft_image_generation(fl->img) : 0;
@@ -121,7 +121,7 @@ static int insn_at(struct pft_etm3_flow *fl, struct pft_insn_info *info)
 }
 
 /* One atom: E (taken) or N, with its cycles (cc: valid). */
-static void atom(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt, int e,
+static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
 		 uint32_t cycles, int cc)
 {
 	struct pft_insn_info info;
@@ -195,7 +195,7 @@ static void atom(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt, in
 	it->next_isa = fl->isa;
 }
 
-static void phdr(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
+static void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	int ca = fl->f.cycle_accurate;
 	unsigned i;
@@ -231,7 +231,7 @@ static void phdr(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
 	}
 }
 
-static void isync(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
+static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
 	int ns = (pkt->flags & PFT_E3F_NS) != 0, hyp = (pkt->flags & PFT_E3F_HYP) != 0;
@@ -284,7 +284,7 @@ static void isync(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
 		fl->wcycles = 0;
 }
 
-static void branch(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
+static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
 
@@ -335,7 +335,7 @@ static void branch(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
 	fl->direct_pending = 0;
 }
 
-int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_packet *pkt)
+int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
 
@@ -407,9 +407,9 @@ int pft_etm3_flow_put_packet(struct pft_etm3_flow *fl, const struct pft_etm3_pac
 	return 0;
 }
 
-static int next_item(struct pft_etm3_flow *fl, struct pft_flow_item *item);
+static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item);
 
-int pft_etm3_flow_next(struct pft_etm3_flow *fl, struct pft_flow_item *item, size_t size)
+int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item, size_t size)
 {
 	struct pft_flow_item tmp;
 	int r;
@@ -424,7 +424,7 @@ int pft_etm3_flow_next(struct pft_etm3_flow *fl, struct pft_flow_item *item, siz
 	return r;
 }
 
-static int next_item(struct pft_etm3_flow *fl, struct pft_flow_item *item)
+static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
 {
 	unsigned i;
 

@@ -81,12 +81,12 @@ static void print(const struct pft_etm3_packet *p)
 	printf("}\n");
 }
 
-static void print_flow(struct pft_etm3_flow *fl, const struct pft_etm3_packet *p)
+static void print_flow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *p)
 {
 	struct pft_flow_item it;
 
-	pft_etm3_flow_put_packet(fl, p);
-	while (pft_etm3_flow_next(fl, &it, sizeof it) == 0) {
+	pft_etm3_flow_decoder_put_packet(fl, p);
+	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 		if (it.kind == PFT_FLOW_RANGE)
 			printf("{\"range\":[%llu,%llu],\"e\":%d,\"cycles\":%u}\n",
 			       (unsigned long long)it.addr, (unsigned long long)it.end,
@@ -100,7 +100,7 @@ static void print_flow(struct pft_etm3_flow *fl, const struct pft_etm3_packet *p
 int main(int argc, char **argv)
 {
 	struct pft_image *img = NULL;
-	struct pft_etm3_flow *fl = NULL;
+	struct pft_etm3_flow_decoder *fl = NULL;
 	struct pft_config cfg;
 	struct pft_etm3_decoder *d;
 	struct pft_etm3_packet p;
@@ -169,7 +169,7 @@ int main(int argc, char **argv)
 		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
 			if (img) {
 				if (!fl)
-					fl = pft_etm3_flow_alloc(&cfg, img);
+					fl = pft_etm3_flow_decoder_alloc(&cfg, img);
 				if (!fl)
 					return 2;
 				print_flow(fl, &p);
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	pft_etm3_decoder_free(d);
-	pft_etm3_flow_free(fl);
+	pft_etm3_flow_decoder_free(fl);
 	pft_image_free(img);
 	free(cap);
 	free(stream);

@@ -93,7 +93,7 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	int64_t slen;
 	struct pft_config cfg;
 	struct pft_etm3_decoder *d;
-	struct pft_etm3_flow *fl;
+	struct pft_etm3_flow_decoder *fl;
 	struct pft_etm3_packet p;
 	struct pft_flow_item it;
 	uint64_t events[PFT_EV_NR] = { 0 };
@@ -112,15 +112,15 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	cfg.etmccer = 0x344008F2u;
 	cfg.etmtraceidr = id;
 	d = pft_etm3_decoder_alloc(&cfg);
-	fl = pft_etm3_flow_alloc(&cfg, img);
+	fl = pft_etm3_flow_decoder_alloc(&cfg, img);
 	CHECK(d && fl);
 	if (!d || !fl || slen <= 0)
 		return;
 	pft_etm3_decoder_feed(d, stream, (size_t)slen);
 	pft_etm3_decoder_end(d);
 	while (pft_etm3_decoder_next(d, &p, sizeof p) == 0) {
-		CHECK_EQ(pft_etm3_flow_put_packet(fl, &p), 0);
-		while (pft_etm3_flow_next(fl, &it, sizeof it) == 0) {
+		CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
+		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 			if (it.kind != PFT_FLOW_RANGE) {
 				events[it.type]++;
 				if (it.type == PFT_EV_TRACE_ON && it.reason != PFT_ISYNC_PERIODIC) {
@@ -169,7 +169,7 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	CHECK_EQ(bad, 0);
 	CHECK_EQ(dev.n, mev.n);
 	CHECK_EQ(evbad, 0);
-	pft_etm3_flow_free(fl);
+	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);
 	free(stream);
 	free(ds5);

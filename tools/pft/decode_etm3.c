@@ -10,7 +10,7 @@
 
 struct e3 {
 	struct pft_etm3_decoder *dec;
-	struct pft_etm3_flow *fl;
+	struct pft_etm3_flow_decoder *fl;
 	struct decode_out *out;
 	uint64_t events[PFT_EV_NR], insns, packets;
 };
@@ -26,8 +26,8 @@ static int drain(struct e3 *s)
 	while ((r = pft_etm3_decoder_next(s->dec, &p, sizeof p)) == 0) {
 		if (p.type != PFT_ETM3_UNSYNCED && p.type != PFT_ETM3_ERROR)
 			s->packets++;
-		pft_etm3_flow_put_packet(s->fl, &p);
-		while (pft_etm3_flow_next(s->fl, &it, sizeof it) == 0) {
+		pft_etm3_flow_decoder_put_packet(s->fl, &p);
+		while (pft_etm3_flow_decoder_next(s->fl, &it, sizeof it) == 0) {
 			if (it.kind == PFT_FLOW_EVENT && it.type < PFT_EV_NR)
 				s->events[it.type]++;
 			else
@@ -51,7 +51,7 @@ int decode_etm3(struct input *in, const struct pft_image *img, struct decode_out
 	memset(&s, 0, sizeof s);
 	s.out = out;
 	s.dec = pft_etm3_decoder_alloc(&in->config);
-	s.fl = pft_etm3_flow_alloc(&in->config, img);
+	s.fl = pft_etm3_flow_decoder_alloc(&in->config, img);
 	if (!s.dec || !s.fl) {
 		cli_error("decode", "cannot create the ETMv3 decoder (out of memory)");
 		rc = PFT_EXIT_USAGE;
@@ -102,7 +102,7 @@ int decode_etm3(struct input *in, const struct pft_image *img, struct decode_out
 		rc = PFT_EXIT_DATA;
 	}
 done:
-	pft_etm3_flow_free(s.fl);
+	pft_etm3_flow_decoder_free(s.fl);
 	pft_etm3_decoder_free(s.dec);
 	return rc;
 }
