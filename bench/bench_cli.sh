@@ -80,7 +80,7 @@ if [ -n "${PFT_BENCH_EXTRA:-}" ]; then
 		echo "== $f =="
 		# shellcheck disable=SC2086
 		r=$(best 1 "$T/x.out" "$PFT" dump --stats $opts "$f"); set -- $r
-		echo "pft dump --stats   $1 s CPU, peak RSS $2 KiB, $(stat -c %s "$f") bytes"
+		echo "pft dump --stats   $1 s CPU, peak RSS $2 KiB, $(du -sb "$f" | cut -f1) bytes"
 		# shellcheck disable=SC2086
 		r=$(best 1 "$T/x.out" "$PFT" decode --stats $opts "$f"); set -- $r
 		echo "pft decode --stats $1 s CPU, peak RSS $2 KiB"
