@@ -1,7 +1,8 @@
 #!/bin/sh
 # Profile-guided optimisation from trace, the whole loop: examples/pgo.c
 # built with clang for armv7-a (ARM and Thumb; -gdwarf-4
-# -fdebug-info-for-profiling), run and traced by pft record, profiled by
+# -fdebug-info-for-profiling; and with arm-none-eabi-gcc -gdwarf-4 for the
+# profile alone), run and traced by pft record, profiled by
 # pft coverage --format autofdo, converted by create_llvm_prof
 # --profiler=text (Debian autofdo), read back by llvm-profdata show --sample:
 # the functions are listed and the entry counts (head samples) of next_rand
@@ -22,11 +23,21 @@ trap 'rm -rf "$T"' EXIT
 EX=$PFT_SOURCE/examples
 CFLAGS="--target=armv7a-none-eabi -mcpu=cortex-a15 -mfloat-abi=soft -O2 -ffreestanding -fno-builtin
 	-nostdlib -fuse-ld=lld -I$EX -Wl,-T,$EX/link.ld"
+GCCFLAGS="-mcpu=cortex-a15 -mfloat-abi=soft -O2 -ffreestanding -fno-builtin -nostdlib -nostartfiles
+	-static -I$EX -Wl,-T,$EX/link.ld"
 fail=0
-for isa in arm thumb; do
-	# shellcheck disable=SC2086
-	clang $CFLAGS -m$isa -gdwarf-4 -fdebug-info-for-profiling -gno-inline-line-tables \
-		"$EX/start.S" "$EX/pgo.c" -o "$T/pgo.elf"
+# gcc: the profile is made the same way (create_llvm_prof needs DWARF 4:
+# gcc 12 writes DWARF 5 by default, which autofdo 0.19 reads as no function)
+for isa in arm thumb gcc; do
+	if [ "$isa" = gcc ]; then
+		command -v arm-none-eabi-gcc >/dev/null 2>&1 || continue
+		# shellcheck disable=SC2086
+		arm-none-eabi-gcc $GCCFLAGS -mthumb -gdwarf-4 "$EX/start.S" "$EX/pgo.c" -lgcc -o "$T/pgo.elf"
+	else
+		# shellcheck disable=SC2086
+		clang $CFLAGS -m$isa -gdwarf-4 -fdebug-info-for-profiling -gno-inline-line-tables \
+			"$EX/start.S" "$EX/pgo.c" -o "$T/pgo.elf"
+	fi
 	"$PFT_BIN" record "$T/pgo.elf" -o "$T/snap" --log "$T/log" 2> "$T/r1"
 	"$PFT_BIN" coverage "$T/snap" --elf "$T/pgo.elf" --format autofdo -o "$T/pgo.afdo" -q
 	create_llvm_prof --profiler=text --profile="$T/pgo.afdo" --binary="$T/pgo.elf" \
@@ -64,6 +75,7 @@ for isa in arm thumb; do
 			echo "FAIL $isa: score line $line: $got samples, the log has $want"; fail=1
 		fi
 	done
+	[ "$isa" = gcc ] && continue
 	# shellcheck disable=SC2086
 	if clang $CFLAGS -m$isa -gdwarf-4 -fprofile-sample-use="$T/pgo.prof" "$EX/start.S" "$EX/pgo.c" \
 		-o "$T/pgo_opt.elf" 2> "$T/cc.log"; then

@@ -158,6 +158,11 @@ for p in loops switch funcptr recursion; do
 		"$PFT_BIN" coverage "$d/snap" --elf "$d/$p" -o "$d/pft.info" -q
 		printf '%-6s ' "$isa"
 		python3 "$PFT_SOURCE/tests/scripts/coverage_gcov.py" "$d/gcov.txt" "$d/pft.info" "$p.c" || fail=1
+		if command -v genhtml >/dev/null 2>&1; then
+			genhtml --branch-coverage --function-coverage -q "$d/pft.info" -o "$d/html" > "$d/gh" 2>&1 ||
+				echo "error: exit status $?" >> "$d/gh"
+			if grep -qi "warn\|error" "$d/gh"; then echo "FAIL genhtml $p ($isa):"; cat "$d/gh"; fail=1; fi
+		fi
 	done
 done
 # dynamically linked: the program (position independent, at qemu's base),
