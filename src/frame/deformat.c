@@ -125,6 +125,7 @@ void pft_frame_decoder_resync(struct pft_frame_decoder *dec)
 	dec->fmt = fmt;
 	dec->raw_id = raw_id;
 	dec->realign = realign;
+	realign_ids_init(&dec->ids);
 	dec->cur_id = PFT_FRAME_ID_UNKNOWN;
 	dec->tstate = T_SEARCH;
 }
@@ -347,12 +348,12 @@ static void search_start(struct pft_frame_decoder *dec, const uint8_t *f, const 
 static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const uint64_t *o,
 		       uint64_t base)
 {
-	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign && !is_fsync_frame(f)) {
-		if (dec->want_search || realign_frame_doubt(&dec->ids, f)) {
+	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign) {
+		if ((dec->want_search || realign_frame_doubt(&dec->ids, f)) && !is_fsync_frame(f)) {
 			search_start(dec, f, o, base);
 			return;
 		}
-		if (dec->ids.learnt < REALIGN_LEARN_FRAMES)
+		if (dec->ids.learnt < REALIGN_LEARN_FRAMES && !is_fsync_frame(f))
 			realign_learn(&dec->ids, f);
 	}
 	unpack_frame(dec, f, o, base);

@@ -12,12 +12,12 @@
  * the time.  All this evidence is weighed here. */
 #include "realign.h"
 
+#include <string.h>
+
 #include "pft/frame.h"
 
-/* Doubt of one frame at the current alignment. */
-#define W_RESERVED 8  /* an ID 0x70-0x7F other than the trigger/flush IDs, or
-                         an ID in slot 14 with auxiliary bit 7 set */
-#define W_UNKNOWN 3   /* a valid ID no source has used so far */
+#define W_RESERVED REALIGN_W_RESERVED
+#define W_UNKNOWN REALIGN_W_UNKNOWN
 /* Score of a shift over a window. */
 #define REALIGN_SKIP_FRAMES 4 /* frames at the window's start not weighed */
 #define W_FRAME 2     /* a frame with no hard evidence against it */
@@ -43,16 +43,18 @@ static unsigned id_doubt(const struct realign_ids *ids, uint8_t id)
 	return W_UNKNOWN;
 }
 
-unsigned realign_frame_doubt(const struct realign_ids *ids, const uint8_t *f)
+static void update_doubt(struct realign_ids *ids)
 {
-	unsigned s, doubt = 0;
+	unsigned id;
 
-	for (s = 0; s < PFT_FRAME_SIZE - 1; s += 2)
-		if (f[s] & 1)
-			doubt += id_doubt(ids, (uint8_t)(f[s] >> 1));
-	if ((f[14] & 1) && (f[15] & 0x80))
-		doubt += W_RESERVED;
-	return doubt;
+	for (id = 0; id < 128; id++)
+		ids->doubt[id] = (uint8_t)id_doubt(ids, (uint8_t)id);
+}
+
+void realign_ids_init(struct realign_ids *ids)
+{
+	memset(ids, 0, sizeof(*ids));
+	update_doubt(ids);
 }
 
 void realign_learn(struct realign_ids *ids, const uint8_t *f)
@@ -67,6 +69,7 @@ void realign_learn(struct realign_ids *ids, const uint8_t *f)
 	}
 	if (ids->learnt < REALIGN_LEARN_FRAMES)
 		ids->learnt++;
+	update_doubt(ids);
 }
 
 /* Zero-run counters per ID while scoring one shift. */
