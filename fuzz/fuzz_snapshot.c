@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		pos = end ? pos + f.len[k] + 4 : size;
 	}
 	msg[0] = '\0';
-	r = snap_open_io("fuzzdir", &io, &sn, msg, sizeof msg);
+	r = snap_open_io("fuzzdir", &io, 0, &sn, msg, sizeof msg);
 	if (r == 0) {
 		size_t ns = pft_snapshot_source_count(sn), nd = pft_snapshot_device_count(sn);
 		for (i = 0; i < ns; i++) {

@@ -44,6 +44,15 @@ struct pft_snapshot;
  * (a syntax error or a required key missing), -PFT_E_NOMEM, -PFT_E_INVAL;
  * msg (may be NULL) receives "FILE:LINE: what is wrong". */
 PFT_API int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, size_t cap);
+/* The same with flags.  Files the ini files name (device files, trace
+ * metadata, buffers, [dump] files) are followed inside the folder only:
+ * an absolute path, a ".." that climbs out of it or a symbolic link that
+ * leads out is refused (-PFT_E_FORMAT, with the ini file and line) unless
+ * PFT_SNAPSHOT_ALLOW_OUTSIDE is given, so that a snapshot received from
+ * someone else cannot make the reader open arbitrary files. */
+#define PFT_SNAPSHOT_ALLOW_OUTSIDE 1u
+PFT_API int pft_snapshot_open_flags(const char *dir, unsigned flags, struct pft_snapshot **out,
+                                    char *msg, size_t cap);
 PFT_API void pft_snapshot_close(struct pft_snapshot *snap);
 
 /* The folder as given to pft_snapshot_open. */

@@ -82,6 +82,8 @@ struct pft_source_params {
 	                            (pft_source_capture_offset) */
 	int no_realign;          /* 1: frames are taken as they come, no
 	                            alignment recovery (pft_frame_decoder_set_realign) */
+	int allow_outside;       /* 1: follow paths in a snapshot's ini files that
+	                            leave its folder (PFT_SNAPSHOT_ALLOW_OUTSIDE) */
 };
 
 /* Defaults: format AUTO, trace_id -1, no source name, no offset map. */

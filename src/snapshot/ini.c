@@ -136,9 +136,12 @@ int ini_parse(struct ini_file *ini, const char *path, const char *text, size_t l
 			struct ini_entry *e;
 
 			if (!eq || eq == s) {
+				char shown[48];
+
+				ini_excerpt(shown, sizeof shown, s, strlen(s));
 				if (msg)
-					snprintf(msg, cap, "%s:%u: expected key=value or [section], got '%.40s'",
-						 ini->path, line, s);
+					snprintf(msg, cap, "%s:%u: expected key=value or [section], got '%s'",
+						 ini->path, line, shown);
 				ini_free(ini);
 				return -PFT_E_FORMAT;
 			}
@@ -249,4 +252,29 @@ int ini_number(const char *s, unsigned long long *out)
 		return -1;
 	*out = v;
 	return 0;
+}
+
+void ini_excerpt(char *out, size_t cap, const char *text, size_t len)
+{
+	size_t i, n = 0;
+
+	if (!cap)
+		return;
+	for (i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+		int w = c >= 0x20 && c < 0x7F ? 1 : 4;
+
+		if (n + (size_t)w + 4 > cap) { /* room for "..." and the NUL */
+			if (n + 4 <= cap) {
+				memcpy(out + n, "...", 3);
+				n += 3;
+			}
+			break;
+		}
+		if (w == 1)
+			out[n++] = (char)c;
+		else
+			n += (size_t)snprintf(out + n, cap - n, "\\x%02X", c);
+	}
+	out[n] = '\0';
 }

@@ -38,6 +38,11 @@ int ini_parse(struct ini_file *ini, const char *path, const char *text, size_t l
 	      char *msg, size_t cap);
 /* Read and parse a file.  Adds -PFT_E_IO. */
 int ini_load(struct ini_file *ini, const char *path, char *msg, size_t cap);
+
+/* A short excerpt of text[0..len) for a message, in out (at most cap - 1
+ * bytes): printable ASCII kept, other bytes as \xNN, cut with "..." (an ini
+ * file, or what a path in it led to, may hold anything). */
+void ini_excerpt(char *out, size_t cap, const char *text, size_t len);
 void ini_free(struct ini_file *ini);
 
 /* The first section called name at index >= from (no case), or NULL;

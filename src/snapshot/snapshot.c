@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Snapshot reader: snapshot.ini, trace.ini and the device inis of a DS-5 /
  * OpenCSD snapshot folder (include/pft/snapshot.h). */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +38,7 @@ struct source {
 struct pft_snapshot {
 	char *dir;
 	const struct snap_io *io;
+	unsigned flags;     /* PFT_SNAPSHOT_* */
 	struct ini_file snap, trace;
 	struct device *dev;
 	size_t ndev;
@@ -61,6 +62,73 @@ char *snap_join(const char *dir, const char *file)
 	if (dir[a - 1] != '/')
 		p[a++] = '/';
 	memcpy(p + a, file, b + 1);
+	return p;
+}
+
+/* file (as an ini file names it) stays inside the folder: relative, and
+ * no ".." that climbs out of it; when both exist, the resolved path is
+ * under the resolved folder (no symbolic link out of it). */
+static int inside(const char *dir, const char *file, int on_disk)
+{
+	const char *p = file;
+	long depth = 0;
+	char *joined, *rd = NULL, *rf = NULL;
+	int ok = 1;
+
+	if (file[0] == '/')
+		return 0;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			if (--depth < 0)
+				return 0;
+		} else if (n && !(n == 1 && p[0] == '.')) {
+			depth++;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	if (!on_disk)
+		return 1;
+	joined = snap_join(dir, file);
+	if (joined) {
+		rd = realpath(dir, NULL);
+		rf = realpath(joined, NULL);
+	}
+	if (rd && rf) {
+		size_t l = strlen(rd);
+
+		ok = !strncmp(rf, rd, l) && (!rf[l] || rf[l] == '/' || (l == 1 && rd[0] == '/'));
+	}
+	free(rd);
+	free(rf);
+	free(joined);
+	return ok;
+}
+
+/* The path of a file an ini file names (ini_path:line), joined to the
+ * folder; NULL with *err set when it leaves the folder without
+ * PFT_SNAPSHOT_ALLOW_OUTSIDE (or out of memory). */
+static char *snap_file(const struct pft_snapshot *sn, const char *dir, const char *file,
+		       const char *ini_path, unsigned line, int *err, char *msg, size_t cap)
+{
+	char *p;
+
+	if (!(sn->flags & PFT_SNAPSHOT_ALLOW_OUTSIDE) && !inside(dir, file, !sn->io)) {
+		char shown[80];
+
+		ini_excerpt(shown, sizeof shown, file, strlen(file));
+		if (msg && cap)
+			snprintf(msg, cap, "%s:%u: '%s' is outside the snapshot folder (not followed "
+				 "unless allowed: pft --allow-outside)", ini_path, line, shown);
+		*err = -PFT_E_FORMAT;
+		return NULL;
+	}
+	p = snap_join(dir, file);
+	if (!p)
+		*err = -PFT_E_NOMEM;
 	return p;
 }
 
@@ -123,13 +191,14 @@ static int load_ini(const struct pft_snapshot *sn, struct ini_file *ini, const c
 static int load_device(const struct pft_snapshot *sn, struct device *d, const char *dir, const char *file, unsigned list_line,
 		       const char *snap_path, char *msg, size_t cap)
 {
-	char *path = snap_join(dir, file);
+	char *path;
 	const struct ini_section *dev;
 	size_t i;
-	int r;
+	int r = 0;
 
+	path = snap_file(sn, dir, file, snap_path, list_line, &r, msg, cap);
 	if (!path)
-		return -PFT_E_NOMEM;
+		return r;
 	r = load_ini(sn, &d->ini, path, msg, cap);
 	free(path);
 	if (r == -PFT_E_IO && msg && cap) {
@@ -159,7 +228,8 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 
 		if (is_dump_section(s->name)) {
 			struct pft_snapshot_dump *nd, *dp;
-			const char *f = ini_get(s, "file", NULL);
+			unsigned fline = 0;
+			const char *f = ini_get(s, "file", &fline);
 			const char *a = ini_get(s, "address", NULL);
 			const char *o = ini_get(s, "offset", NULL);
 			const char *l = ini_get(s, "length", NULL);
@@ -180,9 +250,9 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 				return -PFT_E_NOMEM;
 			d->dumps = nd;
 			dp = &d->dumps[d->ndumps];
-			dp->path = snap_join(dir, f);
+			dp->path = snap_file(sn, dir, f, d->ini.path, fline, &r, msg, cap);
 			if (!dp->path)
-				return -PFT_E_NOMEM;
+				return r;
 			d->ndumps++;
 			dp->address = av;
 			dp->offset = ov;
@@ -215,18 +285,20 @@ static void make_source(struct pft_snapshot *sn, size_t di, struct source *s)
 		       ((s->cfg.etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == 2));
 }
 
-static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size_t cap)
+static int load_trace(struct pft_snapshot *sn, const char *file, unsigned meta_line, char *msg,
+		      size_t cap)
 {
-	char *path = snap_join(sn->dir, file);
+	char *path;
 	const struct ini_section *tb, *sb, *cs;
 	const char *list;
 	unsigned line = 0;
 	char *copy, *tok, *save = NULL;
 	size_t i, j;
-	int r;
+	int r = 0;
 
+	path = snap_file(sn, sn->dir, file, sn->snap.path, meta_line, &r, msg, cap);
 	if (!path)
-		return -PFT_E_NOMEM;
+		return r;
 	r = load_ini(sn, &sn->trace, path, msg, cap);
 	free(path);
 	if (r)
@@ -243,6 +315,7 @@ static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size
 		return -PFT_E_NOMEM;
 	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
 		const struct ini_section *bs = ini_find(&sn->trace, tok, 0, NULL);
+		unsigned fline = 0;
 		struct buffer *nb, *b;
 		const char *f;
 
@@ -251,7 +324,7 @@ static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size
 				 sn->trace.path, line, tok);
 			break;
 		}
-		f = ini_get(bs, "file", NULL);
+		f = ini_get(bs, "file", &fline);
 		if (!f || !*f) {
 			r = fail(msg, cap, -PFT_E_FORMAT, "[%s] has no file=", sn->trace.path,
 				 bs->line, tok);
@@ -264,11 +337,9 @@ static int load_trace(struct pft_snapshot *sn, const char *file, char *msg, size
 		}
 		sn->buf = nb;
 		b = &sn->buf[sn->nbuf];
-		b->path = snap_join(sn->dir, f);
-		if (!b->path) {
-			r = -PFT_E_NOMEM;
+		b->path = snap_file(sn, sn->dir, f, sn->trace.path, fline, &r, msg, cap);
+		if (!b->path)
 			break;
-		}
 		sn->nbuf++;
 		b->name = ini_get(bs, "name", NULL);
 		if (!b->name)
@@ -326,11 +397,17 @@ void pft_snapshot_close(struct pft_snapshot *sn)
 
 int pft_snapshot_open(const char *dir, struct pft_snapshot **out, char *msg, size_t cap)
 {
-	return snap_open_io(dir, NULL, out, msg, cap);
+	return snap_open_io(dir, NULL, 0, out, msg, cap);
 }
 
-int snap_open_io(const char *dir, const struct snap_io *io, struct pft_snapshot **out,
-		 char *msg, size_t cap)
+int pft_snapshot_open_flags(const char *dir, unsigned flags, struct pft_snapshot **out,
+			    char *msg, size_t cap)
+{
+	return snap_open_io(dir, NULL, flags, out, msg, cap);
+}
+
+int snap_open_io(const char *dir, const struct snap_io *io, unsigned flags,
+		 struct pft_snapshot **out, char *msg, size_t cap)
 {
 	struct pft_snapshot *sn;
 	const struct ini_section *dl, *tr;
@@ -347,6 +424,7 @@ int snap_open_io(const char *dir, const struct snap_io *io, struct pft_snapshot 
 	if (!sn)
 		return -PFT_E_NOMEM;
 	sn->io = io;
+	sn->flags = flags;
 	sn->dir = strdup(dir);
 	path = snap_join(dir, "snapshot.ini");
 	if (!sn->dir || !path) {
@@ -388,7 +466,10 @@ int snap_open_io(const char *dir, const struct snap_io *io, struct pft_snapshot 
 	}
 	tr = ini_find(&sn->snap, "trace", 0, NULL);
 	if (tr && ini_get(tr, "metadata", NULL)) {
-		r = load_trace(sn, ini_get(tr, "metadata", NULL), msg, cap);
+		unsigned line = 0;
+		const char *meta = ini_get(tr, "metadata", &line);
+
+		r = load_trace(sn, meta, line, msg, cap);
 		if (r)
 			goto out;
 	}

@@ -16,7 +16,7 @@ struct snap_io {
 	int (*load)(void *ctx, const char *path, char **text, size_t *len, char *msg, size_t cap);
 	void *ctx;
 };
-int snap_open_io(const char *dir, const struct snap_io *io, struct pft_snapshot **out,
-		 char *msg, size_t cap);
+int snap_open_io(const char *dir, const struct snap_io *io, unsigned flags,
+		 struct pft_snapshot **out, char *msg, size_t cap);
 
 #endif

@@ -170,7 +170,8 @@ int source_choose_snapshot(struct pft_source *s, const char *dir, const struct p
 	struct pft_snapshot_source t;
 	int idx, r, fmt, scanned = 0;
 
-	r = pft_snapshot_open(dir, &s->snap, msg, cap);
+	r = pft_snapshot_open_flags(dir, p->allow_outside ? PFT_SNAPSHOT_ALLOW_OUTSIDE : 0,
+				    &s->snap, msg, cap);
 	if (r)
 		return r;
 	idx = find_source(s, dir, p, msg, cap);

@@ -21,7 +21,7 @@ expect() {
 	n=$((n + 1))
 	"$PFT" "$@" >"$T/out" 2>"$T/err" </dev/null
 	got=$?
-	if [ "$got" -ne "$want" ] || ! grep -q -- "$words" "$T/err"; then
+	if [ "$got" -ne "$want" ] || { [ -n "$words" ] && ! grep -q -- "$words" "$T/err"; }; then
 		echo "FAIL: pft $*: exit $got (want $want), want '$words' on stderr:"
 		head -5 "$T/err"
 		fails=$((fails + 1))
@@ -74,6 +74,37 @@ EX=${PFT_BUILD:?PFT_BUILD not set}/examples
 expect 2 "bad value '0' for --ts-freq" -- record --ts-freq 0 -o "$T/r0" "$EX/recursion.elf"
 expect 2 "bad value '12x' for --max-insns" -- record --max-insns 12x --log "$T/l" "$EX/recursion.elf"
 expect 0 "instructions" -- record --ts-freq 18446744073709551615 --timestamps -o "$T/rts" "$EX/recursion.elf"
+
+# ---- paths in a snapshot's ini files stay in its folder (defect 10) ---------
+printf '\0\0\0\0' >"$T/outside.bin"
+snap up
+printf '\n[dump99]\nspace=S\naddress=0x1000\nfile=../outside.bin\n' >>"$T/up/device1.ini"
+expect 2 "device1.ini:[0-9]*: '../outside.bin' is outside the snapshot folder" -- decode "$T/up" --stats
+expect 0 "" -- decode "$T/up" --stats --allow-outside
+snap abs
+sed -i "s|^file=PTM_0_2.bin|file=$T/abs/PTM_0_2.bin|" "$T/abs/trace.ini"
+expect 2 "trace.ini:[0-9]*: '$T/abs/PTM_0_2.bin' is outside the snapshot folder" -- dump "$T/abs"
+expect 0 "" -- dump "$T/abs" --allow-outside
+snap dev
+mv "$T/dev/device3.ini" "$T/device3.ini"
+sed -i 's|^device3=device3.ini|device3=sub/../../device3.ini|' "$T/dev/snapshot.ini"
+expect 2 "snapshot.ini:[0-9]*: 'sub/../../device3.ini' is outside" -- dump "$T/dev"
+snap link
+ln -s "$T/outside.bin" "$T/link/mem.bin"
+printf '\n[dump99]\nspace=S\naddress=0x1000\nfile=./mem.bin\n' >>"$T/link/device1.ini"
+expect 2 "'./mem.bin' is outside the snapshot folder" -- decode "$T/link" --stats
+snap inside
+mkdir "$T/inside/sub"
+mv "$T/inside/mem_Cortex-A15_0_0_VECTORS.bin" "$T/inside/sub/"
+sed -i 's|^file=mem_Cortex-A15_0_0_VECTORS.bin|file=sub/../sub/mem_Cortex-A15_0_0_VECTORS.bin|' "$T/inside/device1.ini"
+expect 0 "" -- decode "$T/inside" --stats
+# an ini error shows a short escaped excerpt, not the raw line
+snap ctl
+printf '\033]0;title\007 and a very long line that goes on and on and on and on\n' >>"$T/ctl/device1.ini"
+expect 2 "got '\\\\x1B]0;title\\\\x07 and a" -- dump "$T/ctl"
+if grep -q "$(printf '\033')" "$T/err" || grep -q "on and on and on and on" "$T/err"; then
+	echo "FAIL: the ini error echoes control bytes or the whole line"; fails=$((fails + 1))
+fi
 
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

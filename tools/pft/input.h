@@ -86,6 +86,7 @@ enum {
 	INPUT_OPT_PFT_VERSION,
 	INPUT_OPT_NO_REALIGN,
 	INPUT_OPT_ISYNC_RESYNC,
+	INPUT_OPT_ALLOW_OUTSIDE,
 	INPUT_OPT_END
 };
 
@@ -99,6 +100,8 @@ extern const struct option input_long_options[]; /* ends with { 0 } */
 	"                       (CoreSight 16-byte frames) or tpiu (frames with FSYNC/HSYNC);\n"   \
 	"                       default: the snapshot's, else frames with --id, else what\n"      \
 	"                       the bytes say (pft probe: layout, PFT trace ID, options)\n"       \
+	"  --allow-outside      follow paths in the snapshot's ini files that leave its\n"       \
+	"                       folder (absolute, ../, links out; refused by default)\n"          \
 	"PTM configuration (default: a PFTv1.1 PTM as on Cortex-A15, ETMCR=0, or the\n"            \
 	"snapshot's registers; raw values first, then the named flags):\n"                       \
 	"  --etmcr V  --etmccr V  --etmccer V  --etmidr V  --etmtraceidr V  --etmsyncfr V\n"      \
@@ -124,6 +127,7 @@ struct input_opts {
 	int allow_etm3;         /* the command reads ETMv3 sources too (pft dump) */
 	int no_realign;         /* --no-realign */
 	int isync_resync;       /* enum pft_isync_resync (--isync-resync) */
+	int allow_outside;      /* --allow-outside */
 };
 
 void input_opts_init(struct input_opts *o);

@@ -28,6 +28,7 @@ const struct option input_long_options[] = {
 	{ "pft-version", required_argument, NULL, INPUT_OPT_PFT_VERSION },
 	{ "no-realign", no_argument, NULL, INPUT_OPT_NO_REALIGN },
 	{ "isync-resync", required_argument, NULL, INPUT_OPT_ISYNC_RESYNC },
+	{ "allow-outside", no_argument, NULL, INPUT_OPT_ALLOW_OUTSIDE },
 	{ NULL, 0, NULL, 0 }
 };
 
@@ -141,6 +142,7 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
 	case INPUT_OPT_VMID: o->vmid = 1; return 1;
 	case INPUT_OPT_RETURN_STACK: o->return_stack = 1; return 1;
 	case INPUT_OPT_BRANCH_BROADCAST: o->branch_broadcast = 1; return 1;
+	case INPUT_OPT_ALLOW_OUTSIDE: o->allow_outside = 1; return 1;
 	case INPUT_OPT_CONTEXTID_BYTES:
 		if (parse_u32(arg, &v) || (v != 0 && v != 1 && v != 2 && v != 4)) {
 			cli_error(cmd, "--contextid-bytes: '%s' is not 0, 1, 2 or 4", arg ? arg : "");
