@@ -48,7 +48,7 @@ static uint64_t coverage(const struct pft_config *cfg, struct pft_image *img, co
 	pft_flow_decoder_feed(d, s, n);
 	pft_flow_decoder_end(d);
 	while (pft_flow_decoder_next(d, &it, sizeof(it)) == 0)
-		pft_cov_put(c, &it);
+		pft_cov_put(c, &it, sizeof it);
 	*addrs = pft_cov_insn_count(c);
 	pft_cov_get_totals(c, &t, sizeof(t));
 	pft_cov_free(c);

@@ -7,7 +7,7 @@
  *
  *     cov = pft_cov_alloc();
  *     while (pft_flow_decoder_next(dec, &it, sizeof it) == 0)
- *         pft_cov_put(cov, &it);
+ *         pft_cov_put(cov, &it, sizeof it);
  *     n = pft_cov_insn_count(cov);        (builds the per-address table)
  *     for (i = 0; i < n; i++) pft_cov_insn_at(cov, i, &ci, sizeof ci);
  *
@@ -41,9 +41,11 @@ PFT_API void pft_cov_free(struct pft_cov *cov);
 /* Count one flow item (ranges count instructions and outcomes; gap events
  * are recorded; other events are ignored).  Items must come in the order the
  * decoder gave them (NO_ADDRESS atoms belong to the gap before them).
- * Returns 0, -PFT_E_NOMEM, -PFT_E_INVAL (NULL, or a range whose instruction
- * count does not match its size). */
-PFT_API int pft_cov_put(struct pft_cov *cov, const struct pft_flow_item *it);
+ * size: sizeof *it (an item of another pft/flow.h version is read up to
+ * its size, the fields it lacks taken as 0).
+ * Returns 0, -PFT_E_NOMEM, -PFT_E_INVAL (NULL, size 0, or a range whose
+ * instruction count does not match its size). */
+PFT_API int pft_cov_put(struct pft_cov *cov, const struct pft_flow_item *it, size_t size);
 
 /* Add src's counts and gaps into dst (traces of several runs of the same
  * program).  Returns 0, -PFT_E_NOMEM, -PFT_E_INVAL. */

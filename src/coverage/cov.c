@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "coverage/cov_int.h"
 
 struct pft_cov *pft_cov_alloc(void)
@@ -113,12 +114,20 @@ static int add_range(struct pft_cov *c, const struct pft_flow_item *it)
 	return 0;
 }
 
-int pft_cov_put(struct pft_cov *c, const struct pft_flow_item *it)
+int pft_cov_put(struct pft_cov *c, const struct pft_flow_item *user, size_t size)
 {
+	struct pft_flow_item copy;
+	const struct pft_flow_item *it = user;
 	int err;
 
-	if (!c || !it)
+	if (!c || !user || !size)
 		return -PFT_E_INVAL;
+	if (size != sizeof(*it)) {
+		/* an item of another pft/flow.h: the fields it lacks are 0 */
+		memset(&copy, 0, sizeof(copy));
+		pft_copy_in(&copy, sizeof(copy), user, size);
+		it = &copy;
+	}
 	if (!c->tot.inputs)
 		c->tot.inputs = 1; /* this object counts one input */
 	if (it->kind == PFT_FLOW_RANGE)

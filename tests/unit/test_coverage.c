@@ -66,38 +66,38 @@ static void feed(struct pft_cov *c)
 	int i;
 
 	it = event(PFT_EV_TRACE_ON, 0, 0);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	for (i = 0; i < 3; i++) { /* loop taken 3 times, then falls through */
 		it = range(0x1000, arm_loop, 3, PFT_ISA_ARM, PFT_RANGE_TAKEN);
-		CHECK_EQ(pft_cov_put(c, &it), 0);
+		CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	}
 	it = range(0x1000, arm_loop, 3, PFT_ISA_ARM, PFT_RANGE_NOT_TAKEN);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = range(0x2000, arm_call, 2, PFT_ISA_ARM, PFT_RANGE_TAKEN);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = range(0x3000, thumb_it, 2, PFT_ISA_THUMB, PFT_RANGE_TAKEN);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = range(0x4000, thumb_ret, 1, PFT_ISA_THUMB, PFT_RANGE_TAKEN);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	/* an exception between: no edge from 0x4000 */
 	it = event(PFT_EV_EXCEPTION, 2, 0);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = range(0x2000, arm_call, 2, PFT_ISA_ARM, PFT_RANGE_MORE);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	/* gaps: 10 unsynced bytes; address lost, then 3 atoms without address */
 	it = event(PFT_EV_UNSYNCED, 10, 0);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = event(PFT_EV_LOST, 0, 0);
 	it.reason = PFT_LOST_RSTACK_EMPTY;
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	for (i = 0; i < 3; i++) {
 		it = event(PFT_EV_NO_ADDRESS, 0, PFT_FLOW_F_ATOM | PFT_FLOW_F_TAKEN);
-		CHECK_EQ(pft_cov_put(c, &it), 0);
+		CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	}
 	it = event(PFT_EV_TRACE_ON, 0, 0);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 	it = event(PFT_EV_NO_ADDRESS, 0, PFT_FLOW_F_ATOM);
-	CHECK_EQ(pft_cov_put(c, &it), 0);
+	CHECK_EQ(pft_cov_put(c, &it, sizeof it), 0);
 }
 
 static struct pft_cov_insn at(struct pft_cov *c, uint64_t addr)
@@ -207,7 +207,7 @@ int main(void)
 	CHECK_EQ(pft_cov_merge(a, a), -PFT_E_INVAL);
 	/* after more input the table is rebuilt */
 	it = range(0x4000, thumb_ret, 1, PFT_ISA_THUMB, PFT_RANGE_TAKEN);
-	CHECK_EQ(pft_cov_put(a, &it), 0);
+	CHECK_EQ(pft_cov_put(a, &it, sizeof it), 0);
 	CHECK_EQ(pft_cov_insn_count(a), 8);
 	CHECK_EQ(at(a, 0x4000).count, 3);
 	/* the same start, end and ISA with another instruction count */
@@ -215,8 +215,8 @@ int main(void)
 	it = range(0x2000, bad, 2, PFT_ISA_ARM, PFT_RANGE_TAKEN);
 	it.ninsns = 1;
 	it.end = 0x2008;
-	CHECK_EQ(pft_cov_put(a, &it), -PFT_E_INVAL);
-	CHECK_EQ(pft_cov_put(NULL, &it), -PFT_E_INVAL);
+	CHECK_EQ(pft_cov_put(a, &it, sizeof it), -PFT_E_INVAL);
+	CHECK_EQ(pft_cov_put(NULL, &it, sizeof it), -PFT_E_INVAL);
 	CHECK_EQ(pft_cov_insn_count(NULL), -PFT_E_INVAL);
 	pft_cov_free(a);
 	pft_cov_free(b);

@@ -35,7 +35,7 @@ static int drain(struct pft_flow_decoder *dec, struct pft_cov *cov)
 	int err;
 
 	while ((err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
-		err = pft_cov_put(cov, &it);
+		err = pft_cov_put(cov, &it, sizeof it);
 		if (err < 0)
 			return err;
 	}
