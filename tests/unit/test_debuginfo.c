@@ -378,6 +378,62 @@ static void test_clang(const char *src)
 	CHECK(system(cmd) == 0);
 }
 
+/* Damaged ELF files (random bytes changed, cut short): a load either
+ * succeeds or fails with a message, never crashes; what loads answers
+ * every query.  (fuzz/fuzz_debuginfo.c does this without end.) */
+static void test_damaged(const char *src)
+{
+	static const char *const seeds[] = { "irq_gcc.elf", "pgo_clang_dwarf5.elf" };
+	size_t k;
+	uint64_t rs = check_seed(7);
+
+	for (k = 0; k < 2; k++) {
+		char path[1024];
+		size_t len, i;
+		uint8_t *orig, *buf;
+		int it, ok = 0, failed = 0;
+
+		snprintf(path, sizeof(path), "%s/fuzz/seeds/debuginfo/%s", src, seeds[k]);
+		orig = check_read_file(path, &len);
+		CHECK(orig != NULL);
+		if (!orig)
+			continue;
+		buf = malloc(len);
+		for (it = 0; it < 400; it++) {
+			struct pft_dbg *d = pft_dbg_alloc();
+			char msg[256] = "";
+			size_t n = len;
+			int r, j;
+
+			memcpy(buf, orig, len);
+			for (j = 0; j < 1 + it % 8; j++)
+				buf[check_rand(&rs) % len] = (uint8_t)check_rand(&rs);
+			if (it % 5 == 4)
+				n = 1 + check_rand(&rs) % len;
+			r = pft_dbg_add_elf_mem(d, buf, n, 0x1000, msg, sizeof(msg));
+			if (r < 0) {
+				failed++;
+				CHECK(msg[0] != 0);
+			} else {
+				struct pft_dbg_frame fr[8];
+
+				ok++;
+				for (i = 0; i < pft_dbg_line_count(d); i++) {
+					struct pft_dbg_line l;
+
+					CHECK_EQ(pft_dbg_line_at(d, i, &l, sizeof(l)), 0);
+					CHECK(l.line != 0 && l.file != NULL);
+					pft_dbg_inline_chain(d, l.addr, fr, 8);
+				}
+			}
+			pft_dbg_free(d);
+		}
+		printf("damaged %s: %d loaded, %d refused with a message\n", seeds[k], ok, failed);
+		free(buf);
+		free(orig);
+	}
+}
+
 int main(void)
 {
 	const char *build = getenv("PFT_BUILD"), *src = getenv("PFT_SOURCE");
@@ -414,5 +470,6 @@ int main(void)
 	if (access(elf, R_OK) == 0 && access(elf2, R_OK) == 0)
 		test_images(elf, elf2);
 	test_clang(src);
+	test_damaged(src);
 	return check_report();
 }
