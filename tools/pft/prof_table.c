@@ -13,28 +13,25 @@ int prof_write_speedscope(struct prof_model *m, FILE *f, enum prof_weight w, con
 
 static const char *const wname[PROF_W_NR] = { "instructions", "cycles", "ns" };
 
-struct sort_ctx {
-	const struct prof_model *m;
-	enum prof_weight w;
+struct row {
+	uint64_t self, incl, key;
+	uint32_t fid;
 };
-static struct sort_ctx sortc; /* qsort has no context argument in C11 */
 
 static int by_cost(const void *a, const void *b)
 {
-	const struct prof_func *x = &sortc.m->f[*(const uint32_t *)a];
-	const struct prof_func *y = &sortc.m->f[*(const uint32_t *)b];
-	enum prof_weight w = sortc.w;
+	const struct row *x = a, *y = b;
 
-	if (x->self[w] != y->self[w])
-		return x->self[w] > y->self[w] ? -1 : 1;
-	if (x->incl[w] != y->incl[w])
-		return x->incl[w] > y->incl[w] ? -1 : 1;
+	if (x->self != y->self)
+		return x->self > y->self ? -1 : 1;
+	if (x->incl != y->incl)
+		return x->incl > y->incl ? -1 : 1;
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 {
-	uint32_t *ord = malloc((m->nf ? m->nf : 1) * sizeof(*ord));
+	struct row *ord = malloc((m->nf ? m->nf : 1) * sizeof(*ord));
 	uint64_t exc = 0;
 	size_t i, n = 0;
 	char nb[64];
@@ -43,11 +40,13 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 		return -1;
 	for (i = 0; i < m->nf; i++) {
 		exc += m->f[i].exc[w];
-		if (m->f[i].self[w] || m->f[i].calls || m->f[i].incl[w])
-			ord[n++] = (uint32_t)i;
+		if (m->f[i].self[w] || m->f[i].calls || m->f[i].incl[w]) {
+			ord[n].self = m->f[i].self[w];
+			ord[n].incl = m->f[i].incl[w];
+			ord[n].key = m->f[i].key;
+			ord[n++].fid = (uint32_t)i;
+		}
 	}
-	sortc.m = m;
-	sortc.w = w;
 	if (n) /* qsort(NULL, 0, ...) is undefined */
 		qsort(ord, n, sizeof(*ord), by_cost);
 	fprintf(f, "# pft profile: %" PRIu64 " instructions", m->total[PROF_W_INSNS]);
@@ -65,7 +64,7 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 	fprintf(f, "%7s %12s %12s %9s %9s %11s %9s %12s %12s  %s\n", "self%", "self", "incl", "calls",
 		"min/call", "mean/call", "max/call", "self-exc", "incl-exc", "function");
 	for (i = 0; i < n; i++) {
-		const struct prof_func *p = &m->f[ord[i]];
+		const struct prof_func *p = &m->f[ord[i].fid];
 		double pct = m->total[w] ? 100.0 * (double)p->self[w] / (double)m->total[w] : 0.0;
 
 		fprintf(f, "%7.2f %12" PRIu64 " %12" PRIu64 " %9" PRIu64, pct, p->self[w],
