@@ -15,6 +15,8 @@
 set -eu
 : "${PFT_BUILD:?}" "${PFT_SOURCE:?}" "${PFT_DATA:?}"
 command -v pkg-config >/dev/null || { echo "SKIP: pkg-config missing"; exit 77; }
+PFT_CC=${PFT_TEST_CC:-cc}        # the compiler and sanitizer flags libpft was built with
+PFT_CFLAGS=${PFT_TEST_CFLAGS:-}
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail=0
@@ -74,7 +76,7 @@ int main(int argc, char **argv)
 C
 want="layout frames, trace ID 0x13 PFT, ETMCR 0x10001000, 1790 packets, 0 errors"
 # shellcheck disable=SC2046
-if ! (cd "$T/user" && cc -std=c11 -Wall -Werror hello_pft.c -o hello $(pkg-config --cflags --libs libpft)) 2> "$T/cc"; then
+if ! (cd "$T/user" && "$PFT_CC" -std=c11 $PFT_CFLAGS -Wall -Werror hello_pft.c -o hello $(pkg-config --cflags --libs libpft)) 2> "$T/cc"; then
 	echo "FAIL: the out-of-tree program does not build against the installed libpft:"; cat "$T/cc"; fail=1
 elif ! out=$(LD_LIBRARY_PATH="$libdir" "$T/user/hello" "$PFT_DATA/TC2/cstrace.bin"); then
 	echo "FAIL: the out-of-tree program failed: $out"; fail=1
@@ -85,7 +87,7 @@ else
 	LD_LIBRARY_PATH="$libdir" ldd "$T/user/hello" | grep -q "$libdir/libpft.so.0" || { echo "FAIL: not linked to the installed libpft.so.0"; fail=1; }
 fi
 # shellcheck disable=SC2046
-if (cd "$T/user" && cc -std=c11 hello_pft.c -o hello_static "$libdir/libpft.a" $(pkg-config --cflags --libs --static libpft | sed 's/-lpft//')) 2> "$T/cc" &&
+if (cd "$T/user" && "$PFT_CC" -std=c11 $PFT_CFLAGS hello_pft.c -o hello_static "$libdir/libpft.a" $(pkg-config --cflags --libs --static libpft | sed 's/-lpft//')) 2> "$T/cc" &&
    out=$("$T/user/hello_static" "$PFT_DATA/TC2/cstrace.bin") && echo "$out" | grep -q "$want"; then
 	echo "ok   static: $out"
 else
@@ -141,7 +143,7 @@ if [ "${PFT_TEST_DEB:-0}" = 1 ]; then
 		debflags=$(PKG_CONFIG_PATH="$debpc" PKG_CONFIG_SYSROOT_DIR="$R" pkg-config --cflags --libs libpft)
 		deblib=$(dirname "$debpc") # .../usr/lib/<triplet>
 		# shellcheck disable=SC2086
-		if (cd "$T/user" && cc -std=c11 -Wall -Werror hello_pft.c -o hello_deb $debflags) 2> "$T/cc" &&
+		if (cd "$T/user" && "$PFT_CC" -std=c11 $PFT_CFLAGS -Wall -Werror hello_pft.c -o hello_deb $debflags) 2> "$T/cc" &&
 		   out=$(LD_LIBRARY_PATH="$deblib" "$T/user/hello_deb" "$PFT_DATA/TC2/cstrace.bin") &&
 		   echo "$out" | grep -q "$want"; then
 			echo "ok   built against the unpacked libpft-dev ($debflags): $out"
