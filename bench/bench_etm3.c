@@ -224,6 +224,10 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
+	pft_etm3_flow_decoder_end(fl);
+	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+		if (it.kind == PFT_FLOW_RANGE)
+			*insns += it.ninsns;
 	t0 = bench_cpu() - t0;
 	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);

@@ -61,8 +61,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ASSERT(d && fl);
 	pft_etm3_decoder_feed(d, data + 1, size - 1);
 	pft_etm3_decoder_end(d);
-	while (pft_etm3_decoder_next(d, &p, sizeof p) == 0) {
-		ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
+	for (;;) {
+		int more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
+		if (more)
+			ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
+		else
+			ASSERT(pft_etm3_flow_decoder_end(fl) == 0);
 		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 			ASSERT(it.index == insns);
 			if (it.kind != PFT_FLOW_RANGE)
@@ -72,7 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			ASSERT(it.addr >= 0x1000 && it.end <= 0x1000 + sizeof(code));
 			insns++;
 		}
+		if (!more)
+			break;
 	}
+	ASSERT(pft_etm3_flow_decoder_next(fl, &it, sizeof it) == -PFT_E_EOS);
 	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);
 	return 0;

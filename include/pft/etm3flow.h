@@ -9,6 +9,14 @@
  *         pft_etm3_flow_decoder_put_packet(fl, &pkt);
  *         while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
  *             use(&it);                (then -PFT_E_AGAIN)
+ *     pft_etm3_flow_decoder_end(fl);
+ *     while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+ *         use(&it);                    (then -PFT_E_EOS)
+ *
+ * The last instruction of a packet is held back until the next packet
+ * arrives (or the end): a branch packet with exception information and the
+ * cancel bit says that instruction did not complete, and then it is not
+ * output (the exception event's next is its address).
  *
  * ETMv3 traces every instruction: each atom of a P-header is one
  * instruction, E when it executed (passed its condition), N when its
@@ -39,11 +47,15 @@ PFT_API void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl);
 
 /* The next packet of the stream, in order (UNSYNCED and ERROR items
  * included).  All items of the previous packet must have been pulled
- * (else -PFT_E_INVAL). */
+ * (until -PFT_E_AGAIN; else -PFT_E_INVAL). */
 PFT_API int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt);
 
-/* Next item: 0, or -PFT_E_AGAIN when the packet is used up.  size is
- * sizeof *item.  A range's insns stay valid until the next call. */
+/* No more packets: the held instruction comes out, then -PFT_E_EOS. */
+PFT_API int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl);
+
+/* Next item: 0, -PFT_E_AGAIN when the packet is used up, -PFT_E_EOS after
+ * pft_etm3_flow_decoder_end() and the last item.  size is sizeof *item.  A range's
+ * insns stay valid until the next call. */
 PFT_API int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item, size_t size);
 
 #ifdef __cplusplus

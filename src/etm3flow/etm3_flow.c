@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/struct_size.h"
+#include "common/struct_size.h"
 #include "pft/etm3flow.h"
 #include "pft/image.h"
 #include "pft/isa.h"
@@ -34,6 +35,7 @@ struct pft_etm3_flow_decoder {
 	uint32_t last_insn;   /* address of the last instruction output */
 	int have_last;
 	uint64_t index;       /* instructions output */
+	int ended;            /* pft_etm3_flow_decoder_end() called */
 	uint32_t wcycles;     /* W marks not yet given to an instruction */
 	struct pft_flow_item q[QCAP];
 	struct pft_insn qi[QCAP];
@@ -284,9 +286,32 @@ static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet
 		fl->wcycles = 0;
 }
 
+/* The last queued item is a range held back (see pft_etm3_flow_decoder_next). */
+static struct pft_flow_item *held(struct pft_etm3_flow_decoder *fl)
+{
+	struct pft_flow_item *it;
+
+	if (!fl->qn)
+		return NULL;
+	it = &fl->q[(fl->qh + fl->qn - 1) % QCAP];
+	return it->kind == PFT_FLOW_RANGE ? it : NULL;
+}
+
 static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
+	uint32_t cancelled = 0;
+	int have_cancelled = 0;
+
+	if ((pkt->flags & (PFT_E3F_EXC | PFT_E3F_CANCEL)) == (PFT_E3F_EXC | PFT_E3F_CANCEL) &&
+	    (it = held(fl)) != NULL) {
+		/* the last instruction traced did not complete: it is not output
+		 * (it is the exception's return address) */
+		cancelled = (uint32_t)it->addr;
+		have_cancelled = 1;
+		fl->qn--;
+		fl->index--;
+	}
 
 	if (pkt->isa == PFT_ISA_UNKNOWN)
 		return; /* before the first I-sync: the address is incomplete */
@@ -318,10 +343,8 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 			it->addr = pkt->address;
 			it->isa = pkt->isa;
 			it->flags |= PFT_FLOW_F_ADDR;
-			if (fl->have_last && (pkt->flags & PFT_E3F_CANCEL)) {
-				/* the last traced instruction did not complete: it is
-				 * the one to return to */
-				it->next = fl->last_insn;
+			if (have_cancelled) {
+				it->next = cancelled;
 				it->flags |= PFT_FLOW_F_NEXT;
 			} else if (fl->have_addr) {
 				it->next = fl->addr;
@@ -339,7 +362,7 @@ int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const str
 {
 	struct pft_flow_item *it;
 
-	if (!fl || !pkt || fl->qn)
+	if (!fl || !pkt || fl->ended || (fl->qn && !(fl->qn == 1 && held(fl))))
 		return -PFT_E_INVAL;
 	switch (pkt->type) {
 	case PFT_ETM3_UNSYNCED:
@@ -407,6 +430,14 @@ int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const str
 	return 0;
 }
 
+int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
+{
+	if (!fl)
+		return -PFT_E_INVAL;
+	fl->ended = 1;
+	return 0;
+}
+
 static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item);
 
 int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item, size_t size)
@@ -429,6 +460,10 @@ static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *ite
 	unsigned i;
 
 	if (!fl->qn)
+		return fl->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+	/* The last range of a packet is held until the next packet: a branch
+	 * packet with exception information may say it was cancelled. */
+	if (fl->qn == 1 && !fl->ended && fl->q[fl->qh].kind == PFT_FLOW_RANGE)
 		return -PFT_E_AGAIN;
 	i = fl->qh;
 	*item = fl->q[i];

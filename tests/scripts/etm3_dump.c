@@ -85,7 +85,10 @@ static void print_flow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_p
 {
 	struct pft_flow_item it;
 
-	pft_etm3_flow_decoder_put_packet(fl, p);
+	if (p)
+		pft_etm3_flow_decoder_put_packet(fl, p);
+	else
+		pft_etm3_flow_decoder_end(fl);
 	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 		if (it.kind == PFT_FLOW_RANGE)
 			printf("{\"range\":[%llu,%llu],\"e\":%d,\"cycles\":%u}\n",
@@ -180,6 +183,8 @@ int main(int argc, char **argv)
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
+	if (fl)
+		print_flow(fl, NULL);
 	pft_etm3_decoder_free(d);
 	pft_etm3_flow_decoder_free(fl);
 	pft_image_free(img);

@@ -12,6 +12,7 @@
 #include "pft/etm3flow.h"
 #include "pft/frame.h"
 #include "pft/image.h"
+#include "pft/etm3.h"
 
 struct row {
 	uint32_t addr, cycles;
@@ -118,8 +119,12 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 		return;
 	pft_etm3_decoder_feed(d, stream, (size_t)slen);
 	pft_etm3_decoder_end(d);
-	while (pft_etm3_decoder_next(d, &p, sizeof p) == 0) {
-		CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
+	for (;;) {
+		int more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
+		if (more)
+			CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
+		else
+			pft_etm3_flow_decoder_end(fl);
 		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 			if (it.kind != PFT_FLOW_RANGE) {
 				events[it.type]++;
@@ -146,6 +151,8 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 			}
 			nmine++;
 		}
+		if (!more)
+			break;
 	}
 	printf("trace ID 0x%02x: DS-5 %zu instructions, pft %zu, %zu differ; events: trace_on %llu, "
 	       "no_address %llu, mem_nacc %llu, exception_return %llu, timestamp %llu\n",
@@ -175,6 +182,95 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	free(ds5);
 }
 
+/* An exception that cancels the last traced instruction: that instruction
+ * is not output and is the exception's return address; without the cancel
+ * bit it stays.  ARM NOPs at 0..0x2000, non-cycle-accurate. */
+static void test_cancel(void)
+{
+	static uint8_t nops[0x2000];
+	struct pft_config cfg;
+	struct pft_image *img = pft_image_alloc();
+	int cancel;
+	size_t i;
+
+	for (i = 0; i < sizeof nops; i += 4) {
+		nops[i] = 0x00; nops[i + 1] = 0xF0; nops[i + 2] = 0x20; nops[i + 3] = 0xE3;
+	}
+	pft_image_add_buffer(img, 0, nops, sizeof nops);
+	pft_config_init(&cfg);
+	cfg.etmidr = 0x410CF250u;
+	cfg.etmcr = 0;
+	for (cancel = 0; cancel < 2; cancel++) {
+		struct pft_etm3_encoder *e = pft_etm3_encoder_alloc(&cfg);
+		struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(&cfg);
+		struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(&cfg, img);
+		struct pft_etm3_packet pk[5], p;
+		struct pft_flow_item it;
+		uint8_t buf[64];
+		size_t n = 0;
+		uint64_t ranges[8], exc_next = 0, exc = 0;
+		unsigned nr = 0, k;
+
+		memset(pk, 0, sizeof pk);
+		pk[0].type = PFT_ETM3_ASYNC;
+		pk[1].type = PFT_ETM3_ISYNC;
+		pk[1].address = 0x1000;
+		pk[1].isa = PFT_ISA_ARM;
+		pk[1].reason = 1;
+		pk[2].type = PFT_ETM3_PHDR; /* E E */
+		pk[2].format = 1;
+		pk[2].atom_count = 2;
+		pk[2].atoms = 3;
+		pk[3].type = PFT_ETM3_BRANCH; /* IRQ to 0x18 */
+		pk[3].address = 0x18;
+		pk[3].isa = PFT_ISA_ARM;
+		pk[3].flags = PFT_E3F_EXC | (cancel ? PFT_E3F_CANCEL : 0);
+		pk[3].exception = 14;
+		pk[4].type = PFT_ETM3_PHDR; /* E */
+		pk[4].format = 1;
+		pk[4].atom_count = 1;
+		pk[4].atoms = 1;
+		for (k = 0; k < 5; k++)
+			n += (size_t)pft_etm3_encoder_encode(e, &pk[k], buf + n, sizeof buf - n);
+		pft_etm3_decoder_feed(d, buf, n);
+		pft_etm3_decoder_end(d);
+		for (;;) {
+			int more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
+			if (more)
+				CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
+			else
+				CHECK_EQ(pft_etm3_flow_decoder_end(fl), 0);
+			while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
+				if (it.kind == PFT_FLOW_RANGE && nr < 8)
+					ranges[nr++] = it.addr;
+				if (it.kind == PFT_FLOW_EVENT && it.type == PFT_EV_EXCEPTION) {
+					exc = it.value;
+					exc_next = it.next;
+				}
+			}
+			if (!more)
+				break;
+		}
+		CHECK_EQ(pft_etm3_flow_decoder_next(fl, &it, sizeof it), -PFT_E_EOS);
+		CHECK_EQ(exc, 14);
+		if (cancel) {
+			CHECK_EQ(nr, 2);
+			CHECK_EQ(ranges[0], 0x1000);
+			CHECK_EQ(ranges[1], 0x18);
+			CHECK_EQ(exc_next, 0x1004); /* the cancelled instruction */
+		} else {
+			CHECK_EQ(nr, 3);
+			CHECK_EQ(ranges[1], 0x1004);
+			CHECK_EQ(ranges[2], 0x18);
+			CHECK_EQ(exc_next, 0x1008);
+		}
+		pft_etm3_flow_decoder_free(fl);
+		pft_etm3_decoder_free(d);
+		pft_etm3_encoder_free(e);
+	}
+	pft_image_free(img);
+}
+
 int main(void)
 {
 	char path[1024];
@@ -190,6 +286,7 @@ int main(void)
 	check_id(cap, len, img, 0x10, 6000);
 	check_id(cap, len, img, 0x11, 6000);
 	check_id(cap, len, img, 0x12, 1000);
+	test_cancel();
 	pft_image_free(img);
 	free(cap);
 	return check_report();

@@ -68,8 +68,16 @@ int decode_etm3(struct input *in, const struct pft_image *img, struct decode_out
 		goto done;
 	}
 	if (err == -PFT_E_AGAIN) {
+		struct pft_flow_item it;
 		pft_etm3_decoder_end(s.dec);
 		err = drain(&s);
+		pft_etm3_flow_decoder_end(s.fl);
+		while (err != -PFT_E_IO && pft_etm3_flow_decoder_next(s.fl, &it, sizeof it) == 0) {
+			if (it.kind == PFT_FLOW_EVENT && it.type < PFT_EV_NR)
+				s.events[it.type]++;
+			if (decode_out_item(s.out, &it))
+				err = -PFT_E_IO;
+		}
 	}
 	rc = input_finish(in, "decode");
 	if (rc)
