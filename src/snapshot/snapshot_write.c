@@ -13,6 +13,7 @@
 
 #include "common/struct_size.h"
 #include "pft/snapshot.h"
+#include "snapshot/snap_regs.h"
 #include "snapshot/snapshot_int.h"
 
 void pft_snapshot_spec_init(struct pft_snapshot_spec *spec)
@@ -198,12 +199,19 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *user, ch
 	if ((r = put_text(dir, "trace.ini", &t, msg, cap)))
 		return r;
 
-	tprintf(&t, "[device]\nname=%s\nclass=trace_source\ntype=%s\n\n[regs]\n"
-		"ETMCR(0x000)=0x%08X\nETMCCR(0x001)=0x%08X\nETMSYNCFR(0x078)=0x%08X\n"
-		"ETMIDR(0x079)=0x%08X\nETMCCER(0x07A)=0x%08X\nETMTRACEIDR(0x080)=0x%08X\n",
-		spec->source_name, stype, (unsigned)c->etmcr, (unsigned)c->etmccr,
-		(unsigned)c->etmsyncfr, (unsigned)c->etmidr, (unsigned)c->etmccer,
-		(unsigned)c->etmtraceidr);
+	tprintf(&t, "[device]\nname=%s\nclass=trace_source\ntype=%s\n\n[regs]\n",
+		spec->source_name, stype);
+	{
+		/* names from the register table, numbers as DS-5 writes them */
+		const struct { unsigned regno; uint32_t v; } regs[] = {
+			{ PFT_PTM_ETMCR, c->etmcr }, { PFT_PTM_ETMCCR, c->etmccr },
+			{ PFT_PTM_ETMSYNCFR, c->etmsyncfr }, { PFT_PTM_ETMIDR, c->etmidr },
+			{ PFT_PTM_ETMCCER, c->etmccer }, { PFT_PTM_ETMTRACEIDR, c->etmtraceidr },
+		};
+		for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+			tprintf(&t, "%s(0x%03X)=0x%08X\n", snap_reg_name(regs[i].regno),
+				regs[i].regno, (unsigned)regs[i].v);
+	}
 	snprintf(ini, sizeof ini, "%s.ini", spec->source_name);
 	if ((r = put_text(dir, ini, &t, msg, cap)))
 		return r;
