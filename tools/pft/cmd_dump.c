@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "input.h"
 #include "dump_all.h"
 #include "dump_etm3.h"
+#include "dump_jobs.h"
 #include "input_probe.h"
 #include "pft/packet.h"
 
@@ -41,6 +43,9 @@ static void help(FILE *f)
 		"                       accounted for, frame statistics\n"
 		"  --id all             every PFT source at once, merged in capture order, the\n"
 		"                       trace ID on every line; other sources named and skipped\n"
+		"  --jobs N             with --stats: count on N threads (default: the machine's\n"
+		"                       cores); the figures are those of one thread\n"
+		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB)\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -73,6 +78,8 @@ struct dump {
 	uint64_t pin_off, pin_cap, zstart;
 	int pinned;
 	int tag; /* --id all: the trace ID put on every line (0: none) */
+	unsigned jobs;  /* --stats: threads (dump_jobs.h) */
+	size_t segment;
 };
 
 static void atoms_str(const struct pft_packet *p, char *s)
@@ -387,6 +394,8 @@ struct dump_args {
 	struct input_opts io;
 	const char *outpath, *inpath;
 	int json, want_stats, all;
+	unsigned jobs;  /* --jobs, 0: the machine's cores */
+	size_t segment; /* --segment-size */
 };
 
 /* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
@@ -395,6 +404,8 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 	static const struct option own[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'J' },
+		{ "segment-size", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -419,6 +430,21 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 		switch (c) {
 		case 'j': a->json = 1; break;
 		case 's': a->want_stats = 1; break;
+		case 'J':
+		case 'S': {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 0);
+			if (*end || !v || (c == 'J' && v > 64) || (c == 'S' && (v < 64 || v > (1ul << 30)))) {
+				cli_error("dump", "%s: bad value '%s'", c == 'J' ? "--jobs (1-64)"
+					  : "--segment-size (64 bytes to 1 GiB)", optarg);
+				return PFT_EXIT_USAGE;
+			}
+			if (c == 'J')
+				a->jobs = (unsigned)v;
+			else
+				a->segment = v;
+			break;
+		}
 		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
@@ -452,6 +478,16 @@ static int count_all(struct dump *d, struct pft_pkt_decoder *dec)
  * 1 after a read error (message printed). */
 static int dump_stream(struct dump *d, struct pft_pkt_decoder *dec, int want_stats)
 {
+	if (want_stats && d->jobs > 1) { /* dump_jobs.h */
+		struct dump_jobs_counts c;
+		uint64_t joins, serial;
+		int r = dump_jobs_count(d->in, d->jobs, d->segment, &c, &joins, &serial);
+		memcpy(d->count, c.count, sizeof d->count);
+		memcpy(d->bytes, c.bytes, sizeof d->bytes);
+		d->errors = c.errors;
+		d->first_error = c.first_error;
+		return r;
+	}
 	struct pft_packet p;
 	const uint8_t *buf = NULL;
 	size_t len = 0;
@@ -612,6 +648,12 @@ int cmd_dump(int argc, char **argv)
 	if (a.all)
 		return dump_every(&a);
 	d.json = a.json;
+	d.jobs = a.jobs;
+	if (!d.jobs) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		d.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
+	}
+	d.segment = a.segment ? a.segment : DUMP_JOBS_SEGMENT;
 	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, d.json && !a.want_stats, "dump");
 	if (rc)
