@@ -108,8 +108,10 @@ static int disasm_listing(FILE *f, const struct cov_ctx *c)
 		sym = pft_dbg_symbol(c->dbg, ci.addr, &s, sizeof(s)) == 0;
 		if (sym && s.addr == ci.addr)
 			fprintf(f, "%s:\n", s.name);
-		fprintf(f, "%9" PRIu64 "  %08" PRIx64 "  %-3s  %-36s", ci.count, ci.addr,
-			pft_isa_name((enum pft_isa)ci.isa),
+		fprintf(f, (ci.flags & PFT_COV_F_COND) || sym ?
+				   "%9" PRIu64 "  %08" PRIx64 "  %-3s  %-36s" :
+				   "%9" PRIu64 "  %08" PRIx64 "  %-3s  %s",
+			ci.count, ci.addr, pft_isa_name((enum pft_isa)ci.isa),
 			decode_disasm(dis, &in, (enum pft_isa)ci.isa, buf, sizeof(buf)));
 		if (ci.flags & PFT_COV_F_COND)
 			fprintf(f, "  taken %" PRIu64 " not taken %" PRIu64, ci.taken, ci.not_taken);
