@@ -38,6 +38,7 @@ for isa in arm thumb gcc; do
 		clang $CFLAGS -m$isa -gdwarf-4 -fdebug-info-for-profiling -gno-inline-line-tables \
 			"$EX/start.S" "$EX/pgo.c" -o "$T/pgo.elf"
 	fi
+	rm -rf "$T/snap" # record writes a new folder each time
 	"$PFT_BIN" record "$T/pgo.elf" -o "$T/snap" --log "$T/log" 2> "$T/r1"
 	"$PFT_BIN" coverage "$T/snap" --elf "$T/pgo.elf" --format autofdo -o "$T/pgo.afdo" -q
 	create_llvm_prof --profiler=text --profile="$T/pgo.afdo" --binary="$T/pgo.elf" \
@@ -83,6 +84,7 @@ for isa in arm thumb gcc; do
 	else
 		echo "FAIL $isa: clang -fprofile-sample-use"; cat "$T/cc.log"; fail=1
 	fi
+	rm -rf "$T/snap2"
 	"$PFT_BIN" record "$T/pgo_opt.elf" -o "$T/snap2" 2> "$T/r2" || true
 	r1=$(sed -n 's/.*with r0=\(0x[0-9a-f]*\).*/\1/p' "$T/r1")
 	r2=$(sed -n 's/.*with r0=\(0x[0-9a-f]*\).*/\1/p' "$T/r2")

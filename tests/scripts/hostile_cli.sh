@@ -106,5 +106,20 @@ if grep -q "$(printf '\033')" "$T/err" || grep -q "on and on and on and on" "$T/
 	echo "FAIL: the ini error echoes control bytes or the whole line"; fails=$((fails + 1))
 fi
 
+# ---- outputs onto inputs, existing snapshots (defect 4) ---------------------
+cp "$DATA/TC2/cstrace.bin" "$T/x.bin"
+ln "$T/x.bin" "$T/x_link.bin"
+expect 2 "output '$T/x.bin' is the input" -- dump "$T/x.bin" --format raw -o "$T/x.bin"
+expect 2 "output '$T/x_link.bin' is the input" -- decode "$T/x.bin" --id 0x13 -o "$T/x_link.bin"
+expect 2 "is the input" -- decode "$COV" --stats -o "$COV/PTM_0_2.bin"
+expect 2 "is the input" -- decode "$COV" --image "$T/x.bin@0x10000000" -o "$T/x.bin"
+cmp -s "$DATA/TC2/cstrace.bin" "$T/x.bin" || { echo "FAIL: the input was changed"; fails=$((fails + 1)); }
+expect 0 "" -- record -q -o "$T/rec" "$EX/recursion.elf"
+expect 2 "-o '$T/rec' is not empty: not overwritten" -- record -q -o "$T/rec" "$EX/recursion.elf"
+expect 0 "" -- record -q --force -o "$T/rec" "$EX/recursion.elf"
+expect 2 "not a folder" -- record -q -o "$T/x.bin" "$EX/recursion.elf"
+"$PFT" record -q --log "$T/run.log" "$EX/recursion.elf"
+expect 2 "output '$T/run.log' is the input" -- record -q --import "$T/run.log" --elf "$EX/recursion.elf" --log "$T/run.log"
+
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

@@ -58,6 +58,7 @@ fi
 for e in irq itblock interwork; do
 	"$PFT_BIN" record "$EX/$e.elf" --log "$T/full" --log-exceptions --irq-every 50 2>/dev/null
 	grep -v '^!' "$T/full" > "$T/insns"
+	rm -rf "$T/imp" # a new folder each time (record does not overwrite a snapshot)
 	"$PFT_BIN" record -q --import "$T/full" --elf "$EX/$e.elf" -o "$T/imp" --log "$T/imp.log" --return-stack
 	"$PFT_BIN" decode "$T/imp" --format addrs > "$T/imp.dec"
 	nx=$(grep -c '^!' "$T/full" || true)

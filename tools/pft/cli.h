@@ -34,4 +34,9 @@ const char *cli_single_input(const char *cmd, int argc, char **argv, int optind_
 /* Open an output file; "-" or NULL is stdout.  NULL on failure (message printed). */
 FILE *cli_open_output(const char *cmd, const char *path);
 
+/* 1 (message printed) if the output path names the same file (device and
+ * inode) as one of the inputs (a NULL-terminated list; NULL entries
+ * skipped up to n), so that nothing is opened for writing over it; else 0. */
+int cli_output_is_input(const char *cmd, const char *out, const char *const *inputs, size_t n);
+
 #endif

@@ -415,6 +415,15 @@ int cmd_decode(int argc, char **argv)
 		cli_error("decode", "--stats is not available for ETMv3 sources yet");
 		rc = PFT_EXIT_USAGE;
 	}
+	if (!rc) {
+		const char *ins[MAX_FILES + 2] = { in.path, in.buffer_path };
+		int i;
+
+		for (i = 0; i < a.nimg; i++)
+			ins[2 + i] = a.imgs[i].path;
+		if (cli_output_is_input("decode", a.outpath, ins, (size_t)a.nimg + 2))
+			rc = PFT_EXIT_USAGE;
+	}
 	if (!rc)
 		rc = open_image(&a, &in, &img, &dbg);
 	if (!rc && !(out = open_out(&a, dbg, &f)))

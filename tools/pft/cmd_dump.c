@@ -592,7 +592,8 @@ static int dump_every(const struct dump_args *a)
 	rc = dump_all_open(&m, a->inpath, &a->io, "dump");
 	if (rc)
 		return rc;
-	out = cli_open_output("dump", a->outpath);
+	out = cli_output_is_input("dump", a->outpath, &a->inpath, 1) ? NULL :
+	      cli_open_output("dump", a->outpath);
 	if (!out) {
 		dump_all_close(m);
 		return PFT_EXIT_USAGE;
@@ -659,7 +660,12 @@ int cmd_dump(int argc, char **argv)
 	if (rc)
 		return rc;
 	d.in = &in;
-	d.out = cli_open_output("dump", a.outpath);
+	{
+		const char *ins[2] = { in.path, in.buffer_path };
+
+		d.out = cli_output_is_input("dump", a.outpath, ins, 2) ? NULL :
+			cli_open_output("dump", a.outpath);
+	}
 	if (!d.out) {
 		input_close(&in);
 		return PFT_EXIT_USAGE;

@@ -2,11 +2,14 @@
 /* pft record: run a program (or replay an execution log), trace it with the
  * software PTM, and write the trace as a DS-5/OpenCSD snapshot folder plus,
  * optionally, the executed-instruction log. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "pft/record.h"
@@ -46,7 +49,9 @@ static void usage(FILE *f)
 "  --cpu-freq HZ         processor clock (default 100000000)\n"
 "  --ts-freq HZ          timestamp clock (default = --cpu-freq)\n"
 "Output:\n"
-"  -o, --output DIR      snapshot folder to write\n"
+"  -o, --output DIR      snapshot folder to write (a new or empty folder)\n"
+"  --force               write into DIR even if it holds files (they may be\n"
+"                        replaced)\n"
 "  --log FILE            executed-instruction log ('%%08x A32|T32' per line; -: stdout)\n"
 "  --log-exceptions      with --log: also '! TYPE PREF_RETURN' before each exception\n"
 "                        (the plain log format --import reads)\n"
@@ -70,7 +75,7 @@ static void usage(FILE *f)
 
 enum {
 	O_UNTIL = 256, O_MAX, O_IRQ_EVERY, O_IRQ_AT, O_IRQ_RANDOM, O_SEED, O_QEMU, O_IMPORT,
-	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC,
+	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC, O_FORCE,
 };
 
 static const struct option base_long[] = {
@@ -88,6 +93,7 @@ static const struct option base_long[] = {
 	{ "ts-freq", required_argument, NULL, O_TS_FREQ },
 	{ "log", required_argument, NULL, O_LOG },
 	{ "log-exceptions", no_argument, NULL, O_LOG_EXC },
+	{ "force", no_argument, NULL, O_FORCE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -108,9 +114,37 @@ struct record {
 	unsigned nelf;
 	struct pft_rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
-	int quiet, log_exceptions, max_given;
+	int quiet, log_exceptions, max_given, force;
 	struct record_ptm_opts ptm;
 };
+
+/* -o DIR: a folder that does not exist yet or holds nothing (an existing
+ * snapshot is not overwritten without --force).  0 after a message. */
+static int empty_or_new_dir(const char *dir)
+{
+	struct stat sb;
+	DIR *d;
+	struct dirent *e;
+	int empty = 1;
+
+	if (stat(dir, &sb) != 0)
+		return 1;
+	if (!S_ISDIR(sb.st_mode)) {
+		cli_error(cmd, "-o '%s': not a folder", dir);
+		return 0;
+	}
+	d = opendir(dir);
+	if (!d) {
+		cli_error(cmd, "-o '%s': %s", dir, strerror(errno));
+		return 0;
+	}
+	while (empty && (e = readdir(d)) != NULL)
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	if (!empty)
+		cli_error(cmd, "-o '%s' is not empty: not overwritten (--force writes into it)", dir);
+	return empty;
+}
 
 static int parse_irq_at(struct record *r, const char *s)
 {
@@ -233,6 +267,7 @@ static int parse_args(struct record *r, int argc, char **argv)
 			break;
 		case O_LOG: r->log_path = optarg; break;
 		case O_LOG_EXC: r->log_exceptions = 1; break;
+		case O_FORCE: r->force = 1; break;
 		case '?':
 			cli_error(cmd, "unknown or incomplete option '%s' (see --help)",
 			          argv[optind - 1]);
@@ -282,6 +317,18 @@ bad:
 	if (!r->out_dir && !r->log_path) {
 		cli_error(cmd, "nothing to write: give -o DIR and/or --log FILE");
 		return -1;
+	}
+	if (r->out_dir && !r->force && !empty_or_new_dir(r->out_dir))
+		return -1;
+	{
+		const char *ins[MAX_ELFS + 1];
+		unsigned k;
+
+		for (k = 0; k < r->nelf; k++)
+			ins[k] = r->elf_paths[k];
+		ins[r->nelf] = r->qemu_log ? r->qemu_log : r->import_log;
+		if (cli_output_is_input(cmd, r->log_path, ins, r->nelf + 1))
+			return -1;
 	}
 	if (!r->ts_freq)
 		r->ts_freq = r->cpu_freq;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* pft: subcommand dispatch, --help and --version. */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "pft/common.h"
@@ -50,6 +52,22 @@ int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
 	else
 		cli_error(cmd, "unknown option '%s' (see 'pft %s --help')", argv[optind_now - 1], cmd);
 	return PFT_EXIT_USAGE;
+}
+
+int cli_output_is_input(const char *cmd, const char *out, const char *const *inputs, size_t n)
+{
+	struct stat so, si;
+	size_t i;
+
+	if (!out || !strcmp(out, "-") || stat(out, &so) != 0)
+		return 0; /* stdout, or a new file */
+	for (i = 0; i < n; i++)
+		if (inputs[i] && strcmp(inputs[i], "-") && stat(inputs[i], &si) == 0 &&
+		    si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+			cli_error(cmd, "output '%s' is the input '%s': not overwritten", out, inputs[i]);
+			return 1;
+		}
+	return 0;
 }
 
 const char *cli_single_input(const char *cmd, int argc, char **argv, int optind_now)
