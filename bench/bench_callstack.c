@@ -19,7 +19,7 @@
 #include "pft/callstack.h"
 #include "pft/pft.h"
 
-#include "bench_util.h"
+#include "bench_tc2.h"
 
 /* mode 0: decode only; 1: + call stacks with RUN events; 2: without */
 static uint64_t run(int mode, const struct pft_config *cfg, struct pft_image *img,
@@ -68,12 +68,8 @@ static uint64_t run(int mode, const struct pft_config *cfg, struct pft_image *im
 int main(int argc, char **argv)
 {
 	const char *data = argc > 2 ? argv[2] : PFT_DATA_DIR;
-	size_t mb = argc > 1 ? (size_t)atoi(argv[1]) : 16, caplen, klen, n = 0, start;
-	char path[1024];
-	uint8_t *cap, *kernel, *s, *big;
-	int64_t slen;
-	struct pft_config cfg;
-	struct pft_image *img;
+	size_t mb = argc > 1 ? (size_t)atoi(argv[1]) : 16;
+	struct bench_tc2 b;
 	struct pft_cs_stats st;
 	struct rusage ru;
 	double t[3], t0;
@@ -82,31 +78,8 @@ int main(int argc, char **argv)
 	static const char *const name[3] = { "decode", "decode + call stacks (runs)",
 					     "decode + call stacks (no runs)" };
 
-	snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", data);
-	cap = bench_read_file(path, &caplen);
-	snprintf(path, sizeof(path), "%s/TC2/kernel_dump.bin", data);
-	kernel = bench_read_file(path, &klen);
-	if (!cap || !kernel) {
-		fprintf(stderr, "bench_callstack: cannot read the TC2 snapshot under %s\n", data);
+	if (bench_tc2_load(&b, "bench_callstack", data, mb) < 0)
 		return 2;
-	}
-	s = malloc(caplen);
-	slen = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, caplen, NULL);
-	for (start = 0; start + 6 <= (size_t)slen; start++)
-		if (!memcmp(s + start, "\0\0\0\0\0\x80", 6))
-			break;
-	big = malloc(mb * 1048576 + (size_t)slen);
-	while (n < mb * 1048576) {
-		memcpy(big + n, s + start, (size_t)slen - start);
-		n += (size_t)slen - start;
-	}
-	pft_config_init(&cfg);
-	cfg.etmcr = 0x10001000u;
-	cfg.etmidr = 0x411CF312u;
-	cfg.etmccer = 0x34C01AC2u;
-	cfg.etmtraceidr = 0x13u;
-	img = pft_image_alloc();
-	pft_image_add_buffer(img, 0xC0008000u, kernel, klen);
 
 	memset(&st, 0, sizeof(st));
 	for (m = 0; m < 3; m++)
@@ -116,27 +89,23 @@ int main(int argc, char **argv)
 			double d;
 
 			t0 = bench_cpu();
-			in[m] = run(m, &cfg, img, big, n, &st);
+			in[m] = run(m, &b.cfg, b.img, b.big, b.n, &st);
 			d = bench_cpu() - t0;
 			if (d < t[m])
 				t[m] = d;
 		}
 	printf("stream: %.1f MB (TC2 0x13 repeated), image %zu bytes (CPU time, best of 3)\n",
-	       (double)n / 1048576.0, klen);
+	       (double)b.n / 1048576.0, b.klen);
 	for (m = 0; m < 3; m++)
 		printf("%-32s %12" PRIu64 " instructions in %.3f s: %7.1f M instr/s, %7.1f MB/s\n",
-		       name[m], in[m], t[m], (double)in[m] / t[m] / 1e6, (double)n / t[m] / 1048576.0);
+		       name[m], in[m], t[m], (double)in[m] / t[m] / 1e6, (double)b.n / t[m] / 1048576.0);
 	printf("ratio to decode: %.2f (runs), %.2f (no runs)\n", t[0] / t[1], t[0] / t[2]);
 	printf("call stacks: %" PRIu64 " calls, %" PRIu64 " returns, %" PRIu64 " gaps, max depth %u\n",
 	       st.calls, st.returns, st.gaps, st.max_depth);
 	getrusage(RUSAGE_SELF, &ru);
-	printf("peak RSS: %ld KiB (the stream itself: %zu KiB)\n", ru.ru_maxrss, n / 1024);
+	printf("peak RSS: %ld KiB (the stream itself: %zu KiB)\n", ru.ru_maxrss, b.n / 1024);
 	if (in[0] != in[1] || in[0] != in[2])
 		printf("note: instruction counts differ\n");
-	pft_image_free(img);
-	free(big);
-	free(s);
-	free(cap);
-	free(kernel);
+	bench_tc2_free(&b);
 	return 0;
 }

@@ -35,13 +35,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <opencsd/c_api/opencsd_c_api.h>
-
 #include "pft/etm3flow.h"
 #include "pft/image.h"
 #include "pft/frame.h"
 
-#include "bench_util.h"
+#include "bench_ocsd.h"
 
 struct counts {
 	uint64_t packets;
@@ -148,46 +146,8 @@ static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t 
 static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 				size_t chunk, struct counts *c)
 {
-	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
-	ocsd_etmv3_cfg ec;
-	unsigned char csid = 0;
-	size_t pos = 0;
-	double t0;
-	FnDefPktDataIn fn = ocsd_sink;
-	void *fnp; /* the C API takes the callback as a void pointer */
-
-	memcpy(&fnp, &fn, sizeof(fnp));
 	memset(c, 0, sizeof(*c));
-	if (!t)
-		return -1;
-	memset(&ec, 0, sizeof(ec));
-	ec.reg_idr = cfg->etmidr;
-	ec.reg_ctrl = cfg->etmcr;
-	ec.reg_ccer = cfg->etmccer;
-	ec.reg_trc_id = cfg->etmtraceidr;
-	ec.arch_ver = ARCH_V7;
-	ec.core_prof = profile_CortexA;
-	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV3, OCSD_CREATE_FLG_PACKET_PROC, &ec,
-				   &csid) != OCSD_OK ||
-	    ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, fnp, c) != OCSD_OK) {
-		ocsd_destroy_dcd_tree(t);
-		return -1;
-	}
-	t0 = bench_cpu();
-	while (pos < len) {
-		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
-							      &done);
-		if (OCSD_DATA_RESP_IS_FATAL(r) || done == 0) {
-			ocsd_destroy_dcd_tree(t);
-			return -1;
-		}
-		pos += done;
-	}
-	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	t0 = bench_cpu() - t0;
-	ocsd_destroy_dcd_tree(t);
-	return t0;
+	return bench_ocsd_packets(OCSD_BUILTIN_DCD_ETMV3, cfg, ocsd_sink, c, buf, len, chunk);
 }
 
 /* ---- full decode ---- */
@@ -234,59 +194,11 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 	return r == -PFT_E_EOS ? t0 : -1;
 }
 
-static ocsd_datapath_resp_t ocsd_elem(const void *ctx, const ocsd_trc_index_t idx,
-				      const uint8_t chan, const ocsd_generic_trace_elem *e)
-{
-	(void)idx;
-	(void)chan;
-	if (e->elem_type == OCSD_GEN_TRC_ELEM_INSTR_RANGE)
-		*(uint64_t *)ctx += e->num_instr_range;
-	return OCSD_RESP_CONT;
-}
-
 static NOINLINE double run_ocsd_decode(const struct pft_config *cfg, const uint8_t *kernel,
 				       size_t klen, const uint8_t *buf, size_t len, size_t chunk,
 				       uint64_t *insns)
 {
-	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
-	ocsd_etmv3_cfg ec;
-	unsigned char csid = 0;
-	size_t pos = 0;
-	double t0;
-
-	*insns = 0;
-	if (!t)
-		return -1;
-	memset(&ec, 0, sizeof(ec));
-	ec.reg_idr = cfg->etmidr;
-	ec.reg_ctrl = cfg->etmcr;
-	ec.reg_ccer = cfg->etmccer;
-	ec.reg_trc_id = cfg->etmtraceidr;
-	ec.arch_ver = ARCH_V7;
-	ec.core_prof = profile_CortexA;
-	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_ETMV3, OCSD_CREATE_FLG_FULL_DECODER, &ec,
-				   &csid) != OCSD_OK ||
-	    ocsd_dt_set_gen_elem_outfn(t, ocsd_elem, insns) != OCSD_OK ||
-	    ocsd_dt_add_buffer_mem_acc(t, 0xC0008000u, OCSD_MEM_SPACE_ANY, kernel,
-				       (uint32_t)klen) != OCSD_OK) {
-		ocsd_destroy_dcd_tree(t);
-		return -1;
-	}
-	t0 = bench_cpu();
-	while (pos < len) {
-		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
-							      &done);
-		if (OCSD_DATA_RESP_IS_FATAL(r) || done == 0) {
-			ocsd_destroy_dcd_tree(t);
-			return -1;
-		}
-		pos += done;
-	}
-	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	t0 = bench_cpu() - t0;
-	ocsd_destroy_dcd_tree(t);
-	return t0;
+	return bench_ocsd_decode(OCSD_BUILTIN_DCD_ETMV3, cfg, kernel, klen, buf, len, chunk, insns);
 }
 
 static int bench_decode(const struct pft_config *cfg, const char *data, const uint8_t *big,
@@ -392,9 +304,7 @@ int main(int argc, char **argv)
 	}
 	slen = (size_t)n;
 	/* from the first A-sync to the last one */
-	for (i = 0; i + 6 <= slen; i++)
-		if (!memcmp(stream + i, "\0\0\0\0\0\x80", 6))
-			break;
+	i = bench_async(slen, stream);
 	for (last = slen >= 6 ? slen - 6 : 0; last > i; last--)
 		if (!memcmp(stream + last, "\0\0\0\0\0\x80", 6) && (last == 0 || stream[last - 1] != 0))
 			break;

@@ -38,12 +38,10 @@
 #include <string.h>
 #include <time.h>
 
-#include <opencsd/c_api/opencsd_c_api.h>
-
 #include "pft/frame.h"
 #include "pft/packet.h"
 
-#include "bench_util.h"
+#include "bench_ocsd.h"
 
 struct counts {
 	uint64_t packets; /* decoded packets (not unsynced / error items) */
@@ -153,47 +151,8 @@ static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t 
 static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 				size_t chunk, struct counts *c)
 {
-	dcd_tree_handle_t t = ocsd_create_dcd_tree(OCSD_TRC_SRC_SINGLE, 0);
-	ocsd_ptm_cfg pc;
-	unsigned char csid = 0;
-	size_t pos = 0;
-	double t0;
-	FnDefPktDataIn fn = ocsd_sink;
-	void *fnp; /* the C API takes the callback as a void pointer */
-
-	memcpy(&fnp, &fn, sizeof(fnp));
 	memset(c, 0, sizeof(*c));
-	if (!t)
-		return -1;
-	memset(&pc, 0, sizeof(pc));
-	pc.reg_idr = cfg->etmidr;
-	pc.reg_ctrl = cfg->etmcr;
-	pc.reg_ccer = cfg->etmccer;
-	pc.reg_trc_id = cfg->etmtraceidr;
-	pc.arch_ver = ARCH_V7;
-	pc.core_prof = profile_CortexA;
-	if (ocsd_dt_create_decoder(t, OCSD_BUILTIN_DCD_PTM, OCSD_CREATE_FLG_PACKET_PROC, &pc,
-				   &csid) != OCSD_OK ||
-	    ocsd_dt_attach_packet_callback(t, csid, OCSD_C_API_CB_PKT_SINK, fnp,
-					   c) != OCSD_OK) {
-		ocsd_destroy_dcd_tree(t);
-		return -1;
-	}
-	t0 = bench_cpu();
-	while (pos < len) {
-		uint32_t n = (uint32_t)(len - pos < chunk ? len - pos : chunk), done = 0;
-		ocsd_datapath_resp_t r = ocsd_dt_process_data(t, OCSD_OP_DATA, pos, n, buf + pos,
-							      &done);
-		if (OCSD_DATA_RESP_IS_FATAL(r) || done == 0) {
-			ocsd_destroy_dcd_tree(t);
-			return -1;
-		}
-		pos += done;
-	}
-	ocsd_dt_process_data(t, OCSD_OP_EOT, 0, 0, NULL, NULL);
-	t0 = bench_cpu() - t0;
-	ocsd_destroy_dcd_tree(t);
-	return t0;
+	return bench_ocsd_packets(OCSD_BUILTIN_DCD_PTM, cfg, ocsd_sink, c, buf, len, chunk);
 }
 
 typedef double (*run_fn)(const struct pft_config *cfg, const uint8_t *buf, size_t len,
@@ -287,10 +246,7 @@ int main(int argc, char **argv)
 		}
 		slen = (size_t)n;
 	}
-	/* start at the first A-sync (5 zeros and 0x80) */
-	for (i = 0; i + 6 <= slen; i++)
-		if (!memcmp(stream + i, "\0\0\0\0\0\x80", 6))
-			break;
+	i = bench_async(slen, stream);
 	if (i + 6 > slen) {
 		fprintf(stderr, "bench_packet: no A-sync in the stream\n");
 		return 2;

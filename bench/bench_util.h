@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Small helpers shared by the benchmarks: clocks and whole-file reads. */
+/* Small helpers shared by the benchmarks: clocks, whole-file reads, A-sync search. */
 #ifndef PFT_BENCH_UTIL_H
 #define PFT_BENCH_UTIL_H
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 /* Wall-clock seconds (monotonic). */
@@ -46,6 +47,18 @@ static inline uint8_t *bench_read_file(const char *path, size_t *len)
 	fclose(f);
 	*len = (size_t)n;
 	return buf;
+}
+
+/* Offset of the first A-sync (five zero bytes and 0x80) in s[0..n), or
+ * n if there is none. */
+static inline size_t bench_async(size_t n, const uint8_t *s)
+{
+	size_t i;
+
+	for (i = 0; i + 6 <= n; i++)
+		if (!memcmp(s + i, "\0\0\0\0\0\x80", 6))
+			return i;
+	return n;
 }
 
 #endif
