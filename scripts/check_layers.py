@@ -46,11 +46,14 @@ LAYERS = [
     "source",
     "debuginfo",
     "callstack",
+    "coverage",
     "record",
 ]
 
 # Layers whose violations fail the check (the others are only reported).
-CLEAN = {"common", "packet", "state", "isa", "image", "flow", "snapshot", "ptm"}
+CLEAN = {"common", "frame", "tfo", "packet", "etm3", "state", "isa", "image", "flow",
+         "etm3flow", "snapshot", "ptm", "probe", "source", "debuginfo", "callstack",
+         "coverage", "record"}
 
 # Public headers that belong to no single layer.
 UMBRELLA_HEADERS = {"pft.h"}
