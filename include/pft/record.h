@@ -69,6 +69,9 @@ struct pft_rec_exc {
 	uint8_t untraced;     /* the handler is not in the stream (a kernel under a
 	                         user-mode log): traced as entering a prohibited
 	                         region, left at the next instruction delivered */
+	uint8_t return_isa;   /* enum pft_isa at pref_return: the target's after a
+	                         BLX interrupted before its target's first
+	                         instruction, which makes that BLX taken */
 };
 
 /* Where a source delivers.  Each callback returns 0, or a negative value

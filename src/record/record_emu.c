@@ -367,6 +367,7 @@ static int take_exception(struct emu *e, enum pft_rec_exc_type type, uint64_t pr
 	x.type = (uint8_t)type;
 	x.isa = (ncpsr & CPSR_T) ? PFT_ISA_THUMB : PFT_ISA_ARM;
 	x.untraced = 0;
+	x.return_isa = thumb ? PFT_ISA_THUMB : PFT_ISA_ARM;
 	*resume = x.vector | ((ncpsr & CPSR_T) ? 1u : 0u);
 	return e->sink->exception(e->sink->ctx, &x);
 }

@@ -15,8 +15,9 @@
  *
  * plain: the format documented in doc/record.md: "ADDR ISA" per executed
  * instruction (exactly what pft decode --format addrs and pft record --log
- * write), '#' comments, and "! TYPE PREF_RETURN" for an exception taken
- * before the next listed instruction (its vector).
+ * write), '#' comments, and "! TYPE PREF_RETURN [ISA]" for an exception
+ * taken before the next listed instruction (its vector); ISA is the state at
+ * PREF_RETURN (the last listed instruction's when absent).
  *
  * Both read the instruction bytes from the --elf images and stream the file
  * line by line: nothing is held but the current line. */
@@ -116,6 +117,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 		x.type = PFT_REC_EXC_SVC;
 		x.isa = PFT_ISA_ARM;
 		x.untraced = 1;
+		x.return_isa = (uint8_t)isa;
 		r->st->syscalls++;
 		return r->sink->exception(r->sink->ctx, &x);
 	}
@@ -214,33 +216,37 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 	char line[512];
 	struct pft_rec_exc exc;
 	int have_exc = 0;
+	enum pft_isa last_isa = PFT_ISA_ARM;
 
 	memset(st, 0, sizeof(*st));
 	while (get_line(log, line, sizeof(line))) {
-		char a[64], b[64], c[64];
+		char a[64], b[64], c[64], d[64];
 		int n, rc;
 		uint64_t addr;
 		enum pft_isa isa;
 
 		st->lines++;
-		n = sscanf(line, "%63s %63s %63s", a, b, c);
+		n = sscanf(line, "%63s %63s %63s %63s", a, b, c, d);
 		if (n <= 0 || a[0] == '#') {
 			st->skipped_lines++;
 			continue;
 		}
 		if (!strcmp(a, "!")) {
-			int t = n == 3 ? parse_exc(b) : -1;
+			int t = n == 3 || n == 4 ? parse_exc(b) : -1;
 			char hex[70];
+			enum pft_isa risa = last_isa;
 
 			snprintf(hex, sizeof(hex), "0x%s", c);
-			if (t < 0 || have_exc || pft_rec_parse_u64(hex, &exc.pref_return)) {
-				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN' "
+			if (t < 0 || have_exc || pft_rec_parse_u64(hex, &exc.pref_return) ||
+			    (n == 4 && parse_isa(d, &risa))) {
+				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN [ISA]' "
 				         "(TYPE undef|svc|pabt|dabt|irq|fiq, one per instruction)",
 				         (unsigned long long)st->lines);
 				return -PFT_E_FORMAT;
 			}
 			exc.type = (uint8_t)t;
 			exc.untraced = 0;
+			exc.return_isa = (uint8_t)risa;
 			have_exc = 1;
 			r.it = 0;
 			continue;
@@ -270,6 +276,7 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 			return rc;
 		if (rc > 0)
 			break;
+		last_isa = isa;
 	}
 	if (ferror(log)) {
 		snprintf(msg, cap, "read error");
@@ -290,6 +297,6 @@ int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa
 
 int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x)
 {
-	return snprintf(buf, cap, "! %s %08llx", pft_rec_exc_type_name(x->type),
-	                (unsigned long long)x->pref_return);
+	return snprintf(buf, cap, "! %s %08llx %s", pft_rec_exc_type_name(x->type),
+	                (unsigned long long)x->pref_return, pft_isa_name((enum pft_isa)x->return_isa));
 }

@@ -64,7 +64,7 @@ static int pipe_exc(void *ctx, const struct pft_rec_exc *x)
 	int rc = 0;
 
 	if (p->have_prev)
-		rc = emit(p, x->pref_return, (enum pft_isa)p->prev.isa);
+		rc = emit(p, x->pref_return, (enum pft_isa)x->return_isa);
 	if (rc < 0)
 		return p->err = rc;
 	p->cycle += p->cycles.cost[PFT_REC_CYC_EXCEPTION];

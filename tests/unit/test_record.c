@@ -347,7 +347,7 @@ static void test_pipe(void)
 	struct pft_rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14, 0 }; /* ldr */
 	struct pft_rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0, 0 };  /* beq taken */
 	struct pft_rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0, 0 };    /* failed */
-	struct pft_rec_exc x = { 0x2002, 0x18, PFT_REC_EXC_IRQ, PFT_ISA_ARM, 0 };
+	struct pft_rec_exc x = { 0x2002, 0x18, PFT_REC_EXC_IRQ, PFT_ISA_ARM, 0, PFT_ISA_THUMB };
 	char buf[256] = "";
 	FILE *log = tmpfile();
 	struct pft_rec_consumer logc = { w_insn, w_exc, NULL, log };
@@ -375,7 +375,7 @@ static void test_pipe(void)
 	CHECK_EQ(g.end_cycle, 18);
 	rewind(log);
 	CHECK_EQ(fread(buf, 1, sizeof(buf) - 1, log) > 0, 1);
-	CHECK(strcmp(buf, "00001000 A32\n00001004 A32\n00002000 T32\n! irq 00002002\n") == 0);
+	CHECK(strcmp(buf, "00001000 A32\n00001004 A32\n00002000 T32\n! irq 00002002 T32\n") == 0);
 	fclose(log);
 }
 

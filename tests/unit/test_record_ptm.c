@@ -5,7 +5,10 @@
  * or not; the trace it drains, decoded by the flow decoder against the same
  * code, gives back exactly the instructions delivered (so the sink marked
  * the not-taken BNE as condition failed from its successor), and with
- * cycle-accurate trace the cycle counts add up to the pipeline's. */
+ * cycle-accurate trace the cycle counts add up to the pipeline's.  An IRQ
+ * taken before the first instruction of a BLX's target (A32 to T32): the
+ * BLX completed, so it is traced taken and the exception's return address
+ * is the target, in Thumb state. */
 #include <stdio.h>
 #include <string.h>
 
@@ -107,11 +110,101 @@ static void check_config(int frames, int ca)
 	pft_rec_ptm_free(rp);
 }
 
+/* 8000: blx #0x9000 (A32 -> T32), an IRQ taken before 9000 runs; the
+ * handler at 0x18 spins (b 0x18). */
+static void check_blx_then_irq(void)
+{
+	static const uint32_t blx = 0xfa0003fe, spin = 0xeafffffe;
+	struct pft_config cfg;
+	struct pft_ptm *ptm;
+	struct pft_rec_ptm *rp;
+	struct pft_rec_consumer cons;
+	struct pft_rec_cycles cycles;
+	struct pft_rec_pipe pipe;
+	struct pft_rec_sink sink;
+	struct pft_rec_insn in;
+	struct pft_rec_exc x;
+	struct pft_image *img;
+	struct pft_flow_decoder *dec;
+	struct pft_flow_item it;
+	uint8_t b1[4], b2[4];
+	const uint8_t *trace;
+	size_t len;
+	int blx_seen = 0, blx_taken = 0, exc_seen = 0, i;
+	uint64_t ret = 0;
+	unsigned ret_isa = 9;
+
+	for (i = 0; i < 4; i++) {
+		b1[i] = (uint8_t)(blx >> (8 * i));
+		b2[i] = (uint8_t)(spin >> (8 * i));
+	}
+	pft_config_init(&cfg);
+	cfg.etmtraceidr = 0x10;
+	ptm = pft_ptm_alloc(&cfg, NULL);
+	CHECK(ptm != NULL);
+	CHECK_EQ(pft_rec_ptm_alloc(&rp, ptm, 0, 1000, 1000), 0);
+	pft_rec_ptm_consumer(rp, &cons);
+	pft_rec_cycles_default(&cycles);
+	pft_rec_pipe_init(&pipe, &cycles, NULL, &cons);
+	pft_rec_pipe_sink(&pipe, &sink);
+	memset(&in, 0, sizeof in);
+	in.addr = 0x8000;
+	in.opcode = blx;
+	in.isa = PFT_ISA_ARM;
+	in.size = 4;
+	in.cond = 1;
+	in.condcode = 14;
+	CHECK_EQ(sink.insn(sink.ctx, &in), 0);
+	memset(&x, 0, sizeof x);
+	x.pref_return = 0x9000;
+	x.return_isa = PFT_ISA_THUMB;
+	x.vector = 0x18;
+	x.type = PFT_REC_EXC_IRQ;
+	x.isa = PFT_ISA_ARM;
+	CHECK_EQ(sink.exception(sink.ctx, &x), 0);
+	for (i = 0; i < 3; i++) {
+		in.addr = 0x18;
+		in.opcode = spin;
+		CHECK_EQ(sink.insn(sink.ctx, &in), 0);
+	}
+	CHECK_EQ(pft_rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0), 0);
+	trace = pft_rec_ptm_trace(rp, &len);
+	img = pft_image_alloc();
+	CHECK_EQ(pft_image_add_buffer(img, 0x8000, b1, sizeof b1), 0);
+	CHECK_EQ(pft_image_add_buffer(img, 0x18, b2, sizeof b2), 0);
+	dec = pft_flow_decoder_alloc(&cfg, img);
+	CHECK(dec != NULL);
+	pft_flow_decoder_feed(dec, trace, len);
+	pft_flow_decoder_end(dec);
+	while (pft_flow_decoder_next(dec, &it, sizeof it) == 0) {
+		if (it.kind == PFT_FLOW_RANGE && it.ninsns && it.insns[it.ninsns - 1].addr == 0x8000) {
+			blx_seen = 1;
+			blx_taken = it.end_kind == PFT_RANGE_TAKEN;
+		}
+		if (it.kind == PFT_FLOW_EVENT && it.type == PFT_EV_EXCEPTION) {
+			exc_seen = 1;
+			ret = it.next;
+			ret_isa = it.next_isa;
+		}
+	}
+	CHECK(blx_seen);
+	CHECK(blx_taken); /* an N atom here loses the call */
+	CHECK(exc_seen);
+	CHECK_EQ(ret, 0x9000);
+	CHECK_EQ(ret_isa, PFT_ISA_THUMB);
+	printf("blx then irq: blx %s, return 0x%llx %s\n", blx_taken ? "taken" : "NOT taken",
+	       (unsigned long long)ret, ret_isa == PFT_ISA_THUMB ? "T32" : "A32");
+	pft_flow_decoder_free(dec);
+	pft_image_free(img);
+	pft_rec_ptm_free(rp);
+}
+
 int main(void)
 {
 	check_config(0, 0);
 	check_config(1, 0);
 	check_config(0, 1);
 	check_config(1, 1);
+	check_blx_then_irq();
 	return check_report();
 }
