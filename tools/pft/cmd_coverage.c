@@ -72,26 +72,6 @@ enum { FMT_LCOV, FMT_LISTING, FMT_RANGES, FMT_INSNS, FMT_AUTOFDO };
 
 #define MAX_FILES 64
 
-static int split_at(const char *arg, char *path, size_t cap, uint64_t *addr)
-{
-	const char *at = strrchr(arg, '@');
-	size_t n = at ? (size_t)(at - arg) : strlen(arg);
-	char *end;
-
-	if (n == 0 || n >= cap)
-		return -1;
-	memcpy(path, arg, n);
-	path[n] = '\0';
-	*addr = 0;
-	if (at) {
-		errno = 0;
-		*addr = strtoull(at + 1, &end, 0);
-		if (errno || end == at + 1 || *end)
-			return -1;
-	}
-	return 0;
-}
-
 static int out_format(const char *s)
 {
 	static const char *const names[] = { "lcov", "listing", "ranges", "insns", "autofdo" };
@@ -230,7 +210,7 @@ int cmd_coverage(int argc, char **argv)
 					  MAX_FILES);
 				return PFT_EXIT_USAGE;
 			}
-			if (split_at(optarg, paths[na], sizeof(paths[na]), &args[na].addr)) {
+			if (image_arg_split(optarg, paths[na], sizeof(paths[na]), &args[na].addr)) {
 				cli_error("coverage", "bad '%s' (want FILE or FILE@ADDRESS)", optarg);
 				return PFT_EXIT_USAGE;
 			}

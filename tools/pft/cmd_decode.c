@@ -83,27 +83,6 @@ struct image_arg {
 	int elf;
 };
 
-/* FILE[@ADDR] */
-static int split_at(const char *arg, char *path, size_t cap, uint64_t *addr)
-{
-	const char *at = strrchr(arg, '@');
-	size_t n = at ? (size_t)(at - arg) : strlen(arg);
-	char *end;
-
-	if (n == 0 || n >= cap)
-		return -1;
-	memcpy(path, arg, n);
-	path[n] = '\0';
-	*addr = 0;
-	if (at) {
-		errno = 0;
-		*addr = strtoull(at + 1, &end, 0);
-		if (errno || end == at + 1 || *end)
-			return -1;
-	}
-	return 0;
-}
-
 static int load_image(struct pft_image *img, const struct image_arg *a, int na,
 		      const struct input *in, int dumps, struct pft_dbg *dbg)
 {
@@ -161,7 +140,7 @@ static int add_image_arg(struct decode_args *a, int c, const char *arg)
 		cli_error("decode", "too many --image/--elf files (at most %d)", MAX_FILES);
 		return PFT_EXIT_USAGE;
 	}
-	if (split_at(arg, a->paths[a->nimg], sizeof(a->paths[a->nimg]), &a->imgs[a->nimg].addr)) {
+	if (image_arg_split(arg, a->paths[a->nimg], sizeof(a->paths[a->nimg]), &a->imgs[a->nimg].addr)) {
 		cli_error("decode", "bad %s '%s' (want FILE or FILE@ADDRESS)",
 			  c == OPT_ELF ? "--elf" : "--image", arg);
 		return PFT_EXIT_USAGE;

@@ -4,12 +4,33 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "image_load.h"
 
 #define ADDR_END 0x100000000ull /* PFT traces a 32-bit address space */
+
+int image_arg_split(const char *arg, char *path, size_t cap, uint64_t *addr)
+{
+	const char *at = strrchr(arg, '@');
+	size_t n = at ? (size_t)(at - arg) : strlen(arg);
+	char *end;
+
+	if (n == 0 || n >= cap)
+		return -1;
+	memcpy(path, arg, n);
+	path[n] = '\0';
+	*addr = 0;
+	if (at) {
+		errno = 0;
+		*addr = strtoull(at + 1, &end, 0);
+		if (errno || end == at + 1 || *end)
+			return -1;
+	}
+	return 0;
+}
 
 /* Why a load failed: what the system said for an I/O error. */
 static const char *why(int r)

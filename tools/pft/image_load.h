@@ -6,11 +6,16 @@
 #ifndef PFT_IMAGE_LOAD_H
 #define PFT_IMAGE_LOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pft/image.h"
 #include "pft/snapshot.h"
 
+/* An image argument FILE[@ADDR]: FILE copied to path (cap bytes), ADDR
+ * (any strtoull base, 0 if absent) to *addr.  0, or -1 for an empty or
+ * too long FILE or a bad ADDR (the caller names the option). */
+int image_arg_split(const char *arg, char *path, size_t cap, uint64_t *addr);
 /* Every [dump] of the snapshot's core.  PFT_EXIT_OK or PFT_EXIT_USAGE
  * (message printed). */
 int image_load_dumps(struct pft_image *img, const char *cmd,

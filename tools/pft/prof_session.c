@@ -30,8 +30,6 @@ static int parse_u64(const char *arg, uint64_t *v)
 int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *cmd)
 {
 	int r = input_parse_option(&o->io, c, arg, cmd);
-	const char *at;
-	size_t n;
 
 	if (r)
 		return r < 0 ? -1 : 1;
@@ -43,17 +41,13 @@ int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *c
 			cli_error(cmd, "too many --image/--elf files (at most %d)", PROF_MAX_FILES);
 			return -1;
 		}
-		at = strrchr(arg, '@');
-		n = at ? (size_t)(at - arg) : strlen(arg);
-		if (n == 0 || n >= sizeof(o->paths[0]) ||
-		    (at && parse_u64(at + 1, &o->img_addr[o->nimg]))) {
+		if (image_arg_split(arg, o->paths[o->nimg], sizeof(o->paths[0]),
+				    &o->img_addr[o->nimg])) {
 			cli_error(cmd, "bad %s '%s' (want FILE or FILE@ADDRESS)",
 				  c == PROF_OPT_ELF ? "--elf" : c == PROF_OPT_SYMBOLS ? "--symbols" : "--image",
 				  arg);
 			return -1;
 		}
-		memcpy(o->paths[o->nimg], arg, n);
-		o->paths[o->nimg][n] = '\0';
 		o->img_path[o->nimg] = o->paths[o->nimg];
 		o->img_elf[o->nimg] = c == PROF_OPT_ELF ? 1 : c == PROF_OPT_SYMBOLS ? 2 : 0;
 		o->nimg++;
