@@ -88,6 +88,12 @@ static int derive(const struct pft_config *user, struct pft_features *f,
 				 (unsigned)idr, f->minor);
 		return -PFT_E_BAD_CONFIG;
 	}
+	if (cfg->etmtraceidr & ~(uint32_t)PFT_ETMTRACEIDR_MASK) {
+		if (msg)
+			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: the trace ID has 7 bits (bits 31:7 are reserved)",
+				 (unsigned)cfg->etmtraceidr);
+		return -PFT_E_BAD_CONFIG;
+	}
 	if (f->trace_id == 0 || f->trace_id >= 0x70) {
 		if (msg)
 			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: trace ID 0x%02X is reserved (valid IDs are 0x01-0x6F)",

@@ -121,5 +121,21 @@ expect 2 "not a folder" -- record -q -o "$T/x.bin" "$EX/recursion.elf"
 "$PFT" record -q --log "$T/run.log" "$EX/recursion.elf"
 expect 2 "output '$T/run.log' is the input" -- record -q --import "$T/run.log" --elf "$EX/recursion.elf" --log "$T/run.log"
 
+# ---- messages (defect 9) -----------------------------------------------------
+expect 2 "ETMTRACEIDR 0x00000113: the trace ID has 7 bits" -- dump "$DATA/TC2" --etmtraceidr 0x113
+expect 2 "the capture layout is given twice" -- dump "$DATA/TC2/cstrace.bin" --format raw --format frames
+if [ -w /dev/full ]; then
+	for args in "--help" "--version" "version" "dump --help"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$PFT" $args >/dev/full 2>"$T/err"; got=$?
+		if [ "$got" -ne 2 ] || ! grep -q "cannot write standard output" "$T/err"; then
+			echo "FAIL: pft $args >/dev/full: exit $got"; fails=$((fails + 1))
+		else
+			echo "ok: pft $args >/dev/full: exit 2: $(cat "$T/err")"
+		fi
+	done
+fi
+
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

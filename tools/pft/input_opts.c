@@ -126,6 +126,10 @@ int input_parse_option(struct input_opts *o, int opt, const char *arg, const cha
 		o->source = arg;
 		return 1;
 	case INPUT_OPT_FORMAT:
+		if (o->format >= 0) {
+			cli_error(cmd, "--format: the capture layout is given twice ('%s')", arg);
+			return -1;
+		}
 		if (!strcmp(arg, "raw"))
 			o->format = PFT_FRAME_RAW;
 		else if (!strcmp(arg, "frames") || !strcmp(arg, "coresight"))

@@ -95,7 +95,24 @@ static void usage(FILE *out)
 		"Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, *commands[i].summary);
-	fprintf(out, "\nRun 'pft <command> --help' for the options of a command.\n");
+	fprintf(out, "\nRun 'pft <command> --help' for the options of a command.\n\n"
+		"Exit status, the same in every command: 0 success; 1 the input had errors\n"
+		"the command reports (malformed packets or frames, trace that never\n"
+		"synchronises, an impossible execution log); 2 usage or setup error (bad\n"
+		"option, missing or unreadable file, bad registers, an output that is an\n"
+		"input, a failed write).\n");
+}
+
+/* What went to standard output must have been written (--help or a
+ * listing to a full disk is an error): rc, or PFT_EXIT_USAGE after a
+ * message. */
+static int stdout_done(int rc)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_error(NULL, "cannot write standard output: %s", strerror(errno));
+		return PFT_EXIT_USAGE;
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -108,15 +125,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return PFT_EXIT_OK;
+		return stdout_done(PFT_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
 		printf("pft %s (libpft %s)\n", PFT_VERSION_STRING, pft_version());
-		return PFT_EXIT_OK;
+		return stdout_done(PFT_EXIT_OK);
 	}
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return stdout_done(commands[i].run(argc - 1, argv + 1));
 	cli_error(NULL, "unknown command '%s' (see 'pft --help')", argv[1]);
 	return PFT_EXIT_USAGE;
 }
