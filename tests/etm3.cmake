@@ -25,3 +25,11 @@ foreach(id 0x10 0x11 0x12)
                    $<TARGET_FILE:etm3_dump> ${PFT_DATA_DIR}/TC2 --id ${id})
   set_tests_properties(etm3_decode_oracle_tc2_${id} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
 endforeach()
+# The commands above the flow (profile, decode --stats, coverage) on the
+# ETMv3 sources against DS-5's instruction rows.
+foreach(id 0x10 0x11 0x12)
+  add_test(NAME etm3_tools_oracle_tc2_${id}
+           COMMAND ${PFT_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/etm3_tools_oracle.py
+                   $<TARGET_FILE:pft> ${PFT_DATA_DIR}/TC2 --id ${id})
+  set_tests_properties(etm3_tools_oracle_tc2_${id} PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
+endforeach()

@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "decode.h"
-#include "decode_etm3.h"
+#include "flow_any.h"
 #include "image_load.h"
 #include "input.h"
 #include "input_probe.h"
@@ -215,12 +215,12 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 
 /* Hand every item the decoder has to the output: -PFT_E_AGAIN, -PFT_E_EOS,
  * -PFT_E_IO (output failed) or the decoder's error. */
-static int drain_items(struct pft_flow_decoder *dec, struct decode_out *out)
+static int drain_items(struct flow_any *dec, struct decode_out *out)
 {
 	struct pft_flow_item it;
 	int err;
 
-	while ((err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0)
+	while ((err = flow_any_next(dec, &it)) == 0)
 		if (decode_out_item(out, &it))
 			return -PFT_E_IO;
 	return err;
@@ -230,7 +230,7 @@ static int drain_items(struct pft_flow_decoder *dec, struct decode_out *out)
  * a skipped run as one item however the input is chunked).  Returns the
  * decoder's last status (-PFT_E_EOS when all went through); *rc gets an
  * exit code for a read error. */
-static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct decode_out *out,
+static int decode_stream(struct input *in, struct flow_any *dec, struct decode_out *out,
 			 int *rc)
 {
 	const uint8_t *buf = NULL;
@@ -239,11 +239,11 @@ static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct 
 
 	while ((k = input_read(in, &buf, &len)) > 0) {
 		if (in->gap) {
-			pft_flow_decoder_resync(dec);
+			flow_any_resync(dec);
 			if ((err = drain_items(dec, out)) != -PFT_E_AGAIN)
 				break;
 		}
-		err = pft_flow_decoder_feed(dec, buf, len);
+		err = flow_any_feed(dec, buf, len);
 		if (!err)
 			err = drain_items(dec, out);
 		if (err != -PFT_E_AGAIN)
@@ -255,7 +255,7 @@ static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct 
 		return err;
 	}
 	if (!err)
-		err = pft_flow_decoder_end(dec);
+		err = flow_any_end(dec);
 	if (!err)
 		err = drain_items(dec, out);
 	if (err != -PFT_E_IO && err != -PFT_E_EOS) {
@@ -270,17 +270,18 @@ static int decode_stream(struct input *in, struct pft_flow_decoder *dec, struct 
 }
 
 /* What went wrong in the trace, as messages: the exit code. */
-static int report(const struct input *in, struct pft_flow_decoder *dec, int err)
+static int report(const struct input *in, const struct flow_any *dec, int err)
 {
 	struct pft_flow_stats st;
 	uint64_t problems;
 	int rc = PFT_EXIT_OK;
+	const char *proto = flow_any_is_etm3(dec) ? " (ETMv3)" : "";
 
 	if (err != -PFT_E_EOS) {
 		cli_error("decode", "flow decoder stopped: %s", pft_errstr(err));
 		rc = PFT_EXIT_DATA;
 	}
-	pft_flow_decoder_get_stats(dec, &st, sizeof(st));
+	flow_any_get_stats(dec, &st);
 	if (in->frame_errors) {
 		cli_error("decode", "%s: %s%s", in->buffer_path ? in->buffer_path : in->path,
 			  in->frame_error_msg, in->frame_errors > 1 ? " (and more frame errors)" : "");
@@ -289,20 +290,20 @@ static int report(const struct input *in, struct pft_flow_decoder *dec, int err)
 	problems = st.events[PFT_EV_PACKET_ERROR] + st.events[PFT_EV_INCONSISTENT] +
 		   st.events[PFT_EV_SYNC_MISMATCH];
 	if (problems) {
-		cli_error("decode", "trace ID 0x%02X: %" PRIu64 " malformed packet(s), %" PRIu64
+		cli_error("decode", "trace ID 0x%02X%s: %" PRIu64 " malformed packet(s), %" PRIu64
 			  " disagreement(s) with the image, %" PRIu64 " periodic I-sync mismatch(es)",
-			  in->trace_id, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
+			  in->trace_id, proto, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
-		if (st.events[PFT_EV_PACKET_ERROR])
+		if (st.events[PFT_EV_PACKET_ERROR] && !flow_any_is_etm3(dec))
 			input_probe_hint(in, "decode");
 	}
 	if (in->delivered == 0) {
 		cli_error("decode", "no trace data for trace ID 0x%02X", in->trace_id);
 		rc = PFT_EXIT_DATA;
 	} else if (st.events[PFT_EV_TRACE_ON] == 0) {
-		cli_error("decode", "trace ID 0x%02X: no instruction synchronisation (I-sync) in %" PRIu64 " "
-			  "bytes%s: nothing could be decoded", in->trace_id, in->delivered,
+		cli_error("decode", "trace ID 0x%02X%s: no instruction synchronisation (I-sync) in %" PRIu64 " "
+			  "bytes%s: nothing could be decoded", in->trace_id, proto, in->delivered,
 			  st.packets ? "" : " (not even an A-sync)");
 		rc = PFT_EXIT_DATA;
 	}
@@ -344,29 +345,30 @@ static struct decode_out *open_out(const struct decode_args *a, struct pft_dbg *
 	return out;
 }
 
-/* A PFT source: flow decoder over the stream, then the end checks. */
-static int decode_pft(const struct decode_args *a, struct input *in, struct pft_image *img,
-		      struct decode_out *out)
+/* A PFT or ETMv3 source: its flow over the stream, then the end checks. */
+static int decode_flow(const struct decode_args *a, struct input *in, struct pft_image *img,
+		       struct decode_out *out)
 {
-	struct pft_flow_decoder *dec = pft_flow_decoder_alloc(&in->config, img);
+	struct flow_any *dec = flow_any_alloc(&in->config, img, in->isync_resync);
+	struct pft_flow_stats st;
 	int rc = PFT_EXIT_OK, err;
 
 	if (!dec) {
 		cli_error("decode", "cannot create the flow decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
-	pft_flow_decoder_set_isync_resync(dec, (enum pft_isync_resync)in->isync_resync);
 	err = decode_stream(in, dec, out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)
 		rc = input_finish(in, "decode");
-	if (!rc && (decode_out_finish(out, dec) || err == -PFT_E_IO)) {
+	flow_any_get_stats(dec, &st);
+	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
 		cli_error("decode", "error writing %s", a->outpath ? a->outpath : "standard output");
 		rc = PFT_EXIT_USAGE;
 	}
 	if (!rc)
 		rc = report(in, dec, err);
-	pft_flow_decoder_free(dec);
+	flow_any_free(dec);
 	return rc;
 }
 
@@ -378,7 +380,7 @@ int cmd_decode(int argc, char **argv)
 	struct pft_dbg *dbg = NULL;
 	struct decode_out *out = NULL;
 	FILE *f = NULL;
-	int rc, etm3;
+	int rc;
 
 	memset(&a, 0, sizeof(a));
 	memset(&in, 0, sizeof(in));
@@ -389,12 +391,7 @@ int cmd_decode(int argc, char **argv)
 	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
 	if (rc)
 		return rc;
-	etm3 = input_is_etm3(&in.config); /* an ETMv3 source: its packet layer and flow */
-	if (etm3 && a.fmt == DECODE_STATS) {
-		cli_error("decode", "--stats is not available for ETMv3 sources yet");
-		rc = PFT_EXIT_USAGE;
-	}
-	if (!rc) {
+	{
 		const char *ins[MAX_FILES + 2] = { in.path, in.buffer_path };
 		int i;
 
@@ -408,7 +405,7 @@ int cmd_decode(int argc, char **argv)
 	if (!rc && !(out = open_out(&a, dbg, &f)))
 		rc = PFT_EXIT_USAGE;
 	if (!rc)
-		rc = etm3 ? decode_etm3(&in, img, out, a.outpath) : decode_pft(&a, &in, img, out);
+		rc = decode_flow(&a, &in, img, out);
 	decode_out_close(out);
 	if (f && f != stdout)
 		fclose(f);

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "image_load.h"
 #include "cov_out.h"
+#include "flow_any.h"
 
 static int load_image(struct pft_image *img, const struct cov_image_arg *a, int na,
 		      const struct input *in, int dumps)
@@ -29,12 +30,12 @@ static int load_image(struct pft_image *img, const struct cov_image_arg *a, int 
 	return PFT_EXIT_OK;
 }
 
-static int drain(struct pft_flow_decoder *dec, struct pft_cov *cov)
+static int drain(struct flow_any *dec, struct pft_cov *cov)
 {
 	struct pft_flow_item it;
 	int err;
 
-	while ((err = pft_flow_decoder_next(dec, &it, sizeof(it))) == 0) {
+	while ((err = flow_any_next(dec, &it)) == 0) {
 		err = pft_cov_put(cov, &it, sizeof it);
 		if (err < 0)
 			return err;
@@ -46,15 +47,17 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 	      int na, int dumps, struct pft_cov *cov)
 {
 	struct input in;
+	struct input_opts o = *io;
 	struct pft_image *img = NULL;
-	struct pft_flow_decoder *dec = NULL;
+	struct flow_any *dec = NULL;
 	struct pft_flow_stats st;
 	const uint8_t *buf;
 	size_t len;
 	int rc, k, err = 0;
 
 	memset(&in, 0, sizeof(in));
-	rc = input_open(&in, path, io, 0, "coverage");
+	o.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
+	rc = input_open(&in, path, &o, 0, "coverage");
 	if (rc)
 		return rc;
 	img = pft_image_alloc();
@@ -66,20 +69,19 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 	rc = load_image(img, a, na, &in, dumps);
 	if (rc)
 		goto out;
-	dec = pft_flow_decoder_alloc(&in.config, img);
+	dec = flow_any_alloc(&in.config, img, in.isync_resync);
 	if (!dec) {
 		cli_error("coverage", "cannot create the flow decoder (out of memory)");
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	pft_flow_decoder_set_isync_resync(dec, (enum pft_isync_resync)in.isync_resync);
 	while ((k = input_read(&in, &buf, &len)) > 0) {
 		if (in.gap) {
-			pft_flow_decoder_resync(dec);
+			flow_any_resync(dec);
 			if ((err = drain(dec, cov)) != -PFT_E_AGAIN)
 				break;
 		}
-		err = pft_flow_decoder_feed(dec, buf, len);
+		err = flow_any_feed(dec, buf, len);
 		if (!err)
 			err = drain(dec, cov);
 		if (err != -PFT_E_AGAIN)
@@ -91,7 +93,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		goto out;
 	}
 	if (!err)
-		err = pft_flow_decoder_end(dec);
+		err = flow_any_end(dec);
 	if (!err)
 		err = drain(dec, cov);
 	if (err != -PFT_E_EOS) {
@@ -110,7 +112,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
 		goto out;
 	}
-	pft_flow_decoder_get_stats(dec, &st, sizeof(st));
+	flow_any_get_stats(dec, &st);
 	if (in.frame_errors) {
 		cli_error("coverage", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
 			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
@@ -128,7 +130,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = PFT_EXIT_DATA;
 	}
 out:
-	pft_flow_decoder_free(dec);
+	flow_any_free(dec);
 	pft_image_free(img);
 	input_close(&in);
 	return rc;

@@ -32,7 +32,7 @@ struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
 /* Returns 0, or -1 on a write error. */
 int decode_out_item(struct decode_out *o, const struct pft_flow_item *it);
 /* Flush a pending range line; with DECODE_STATS print the totals. */
-int decode_out_finish(struct decode_out *o, const struct pft_flow_decoder *dec);
+int decode_out_finish(struct decode_out *o, const struct pft_flow_stats *st);
 void decode_out_close(struct decode_out *o);
 
 #endif

@@ -397,13 +397,14 @@ int decode_out_item(struct decode_out *o, const struct pft_flow_item *it)
 	return ferror(o->f) ? -1 : 0;
 }
 
-int decode_out_finish(struct decode_out *o, const struct pft_flow_decoder *dec)
+int decode_out_finish(struct decode_out *o, const struct pft_flow_stats *stp)
 {
 	struct pft_flow_stats st;
 	unsigned i;
 
 	flush_run(o);
-	if (o->fmt == DECODE_STATS && pft_flow_decoder_get_stats(dec, &st, sizeof(st)) == 0) {
+	if (o->fmt == DECODE_STATS && stp) {
+		st = *stp;
 		fprintf(o->f, "bytes         %" PRIu64 "\n", st.bytes);
 		fprintf(o->f, "packets       %" PRIu64 "\n", st.packets);
 		fprintf(o->f, "instructions  %" PRIu64 "\n", st.insns);

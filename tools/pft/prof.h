@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "decode.h"
+#include "flow_any.h"
 #include "input.h"
 #include "pft/callstack.h"
 #include "pft/debuginfo.h"
@@ -58,7 +59,7 @@ struct prof_session {
 	struct input in;
 	struct pft_image *img;
 	struct pft_dbg *dbg;       /* symbols and lines of --elf / --symbols; NULL if none */
-	struct pft_flow_decoder *dec;
+	struct flow_any *dec;       /* PFT or ETMv3 (flow_any.h) */
 	struct pft_cs_tracker *cs;
 	struct pft_flow_stats fst;
 	struct pft_cs_stats cst;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "flow_any.h"
 #include "image_load.h"
 #include "prof.h"
 
@@ -121,11 +122,13 @@ static int func_of(void *ctx, uint64_t addr, uint64_t *start, uint64_t *end)
 int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const struct prof_opts *o)
 {
 	struct pft_cs_config cc;
+	struct input_opts io = o->io;
 	int r;
 
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
-	r = input_open(&s->in, inpath, &o->io, 0, cmd);
+	io.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
+	r = input_open(&s->in, inpath, &io, 0, cmd);
 	if (r)
 		return r;
 	s->img = pft_image_alloc();
@@ -144,9 +147,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	if (pft_image_region_count(s->img) == 0)
 		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
 			  "no instruction can be followed");
-	s->dec = pft_flow_decoder_alloc(&s->in.config, s->img);
-	if (s->dec)
-		pft_flow_decoder_set_isync_resync(s->dec, (enum pft_isync_resync)s->in.isync_resync);
+	s->dec = flow_any_alloc(&s->in.config, s->img, s->in.isync_resync);
 	pft_cs_config_init(&cc);
 	cc.cpu_hz = o->cpu_hz;
 	cc.ts_hz = o->ts_hz;
@@ -180,7 +181,7 @@ static int pull(struct prof_session *s, const struct prof_hooks *h, int *ferr)
 	struct pft_flow_item it;
 	int r;
 
-	while ((*ferr = pft_flow_decoder_next(s->dec, &it, sizeof(it))) == 0) {
+	while ((*ferr = flow_any_next(s->dec, &it)) == 0) {
 		if (h->item && (r = h->item(h->ctx, &it)) != 0)
 			return r;
 		r = pft_cs_tracker_put(s->cs, &it, sizeof(it));
@@ -201,11 +202,11 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 
 	while ((k = input_read(&s->in, &buf, &len)) > 0) {
 		if (s->in.gap) {
-			pft_flow_decoder_resync(s->dec);
+			flow_any_resync(s->dec);
 			if ((r = pull(s, h, &ferr)) != 0)
 				break;
 		}
-		ferr = pft_flow_decoder_feed(s->dec, buf, len);
+		ferr = flow_any_feed(s->dec, buf, len);
 		if (ferr)
 			break;
 		if ((r = pull(s, h, &ferr)) != 0)
@@ -216,7 +217,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	if (k < 0)
 		return s->in.exit_code;
 	if (!r && ferr == -PFT_E_AGAIN) {
-		pft_flow_decoder_end(s->dec);
+		flow_any_end(s->dec);
 		r = pull(s, h, &ferr);
 	}
 	if (r == PROF_STOP || ferr != -PFT_E_EOS) {
@@ -245,7 +246,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	rc = input_finish(&s->in, s->cmd);
 	if (rc)
 		return rc;
-	pft_flow_decoder_get_stats(s->dec, &s->fst, sizeof(s->fst));
+	flow_any_get_stats(s->dec, &s->fst);
 	pft_cs_tracker_get_stats(s->cs, &s->cst, sizeof(s->cst));
 	if (s->in.frame_errors) {
 		cli_error(s->cmd, "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
@@ -275,7 +276,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 void prof_close(struct prof_session *s)
 {
 	pft_cs_tracker_free(s->cs);
-	pft_flow_decoder_free(s->dec);
+	flow_any_free(s->dec);
 	pft_dbg_free(s->dbg);
 	pft_image_free(s->img);
 	input_close(&s->in);
