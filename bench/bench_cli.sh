@@ -7,7 +7,7 @@
 # 1. bench_packet --save writes the stream it times (TC2 trace ID 0x13 from
 #    its first A-sync, repeated to MIB MiB: raw PFT bytes) and prints
 #    libpft's and OpenCSD's packet speed on it.
-# 2. `pft dump --stats` reads that file (raw layout, TC2's registers given
+# 2. `pft dump --stats --jobs 1` (one thread) reads that file (raw layout, TC2's registers given
 #    as options), timed with /usr/bin/time: user + system CPU seconds, peak
 #    resident memory.
 # 3. bench_flow MIB prints libpft's and OpenCSD's full decode on the same
@@ -54,10 +54,10 @@ secs() { awk -v w="$1" 'index($0, w) == 1 { s = $(NF - 1); sub(/^\(/, "", s); pr
 ocsd_pkt=$(secs OpenCSD)
 lib_pkt=$(secs "libpft (next)")
 # shellcheck disable=SC2086
-r=$(best 3 "$T/dump.out" "$PFT" dump --stats $REGS "$T/tc2.bin")
+r=$(best 3 "$T/dump.out" "$PFT" dump --stats --jobs 1 $REGS "$T/tc2.bin")
 set -- $r
 awk -v t="$1" -v m="$2" -v n="$bytes" -v o="$ocsd_pkt" -v l="$lib_pkt" 'BEGIN {
-	printf "pft dump --stats %8.1f MB/s  (%.3f s CPU, peak RSS %d KiB)\n", n / t / 1e6, t, m
+	printf "pft dump --stats --jobs 1 %8.1f MB/s  (%.3f s CPU, peak RSS %d KiB)\n", n / t / 1e6, t, m
 	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (next)\n", o / t, 100 * l / t }'
 head -3 "$T/dump.out"
 
