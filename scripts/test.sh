@@ -17,7 +17,8 @@ echo "== ASan + UBSan build and test"
 cmake -S . -B build/asan -DCMAKE_C_COMPILER=clang -DPFT_WERROR=ON -DPFT_SANITIZE=ON \
 	-DPFT_BENCH=OFF >/dev/null
 cmake --build build/asan -j"$JOBS"
-ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 LSAN_OPTIONS=suppressions=$(pwd)/tests/lsan.supp \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	ctest --test-dir build/asan --output-on-failure -j"$JOBS"
 
 echo "== fuzz (${FUZZ_SECONDS}s per target)"

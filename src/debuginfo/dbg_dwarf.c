@@ -308,8 +308,10 @@ int dbg_dwarf_chain(const struct pft_dbg *d, uint32_t cu_index, long r, uint64_t
 	/* dwarf_getscopes goes from an inlined instance into the abstract
 	 * definition's scopes; the callers are the concrete DIE's parents */
 	n = dwarf_getscopes(&cudie, addr - im->offset, &scopes);
-	if (n <= 0)
+	if (n <= 0) {
+		free(scopes); /* set by some failures */
 		return 0;
+	}
 	n = dwarf_getscopes_die(&scopes[0], &chain);
 	free(scopes);
 	if (n <= 0)

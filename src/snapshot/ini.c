@@ -22,7 +22,7 @@ static char *trim(char *a, char *b)
 	return a;
 }
 
-static int grow(void **p, size_t *cap, size_t n, size_t elem)
+int ini_grow(void **p, size_t *cap, size_t n, size_t elem)
 {
 	void *q;
 	size_t nc;
@@ -56,7 +56,7 @@ static int add_section(struct ini_file *ini, char *name, unsigned line)
 {
 	struct ini_section *s;
 
-	if (grow((void **)&ini->s, &ini->cap, ini->n, sizeof(*ini->s)))
+	if (ini_grow((void **)&ini->s, &ini->cap, ini->n, sizeof(*ini->s)))
 		return -PFT_E_NOMEM;
 	s = &ini->s[ini->n++];
 	memset(s, 0, sizeof(*s));
@@ -150,7 +150,7 @@ int ini_parse(struct ini_file *ini, const char *path, const char *text, size_t l
 				return -PFT_E_NOMEM;
 			}
 			sec = &ini->s[ini->n - 1];
-			if (grow((void **)&sec->e, &sec->cap, sec->n, sizeof(*sec->e))) {
+			if (ini_grow((void **)&sec->e, &sec->cap, sec->n, sizeof(*sec->e))) {
 				ini_free(ini);
 				return -PFT_E_NOMEM;
 			}

@@ -59,4 +59,8 @@ const char *ini_get(const struct ini_section *s, const char *key, unsigned *line
  * included (DS-5 and OpenCSD write registers as 0x hex). */
 int ini_number(const char *s, unsigned long long *out);
 
+/* Room for element n of the array *p (capacity *cap elements of elem
+ * bytes), doubling it when full: 0 or -PFT_E_NOMEM. */
+int ini_grow(void **p, size_t *cap, size_t n, size_t elem);
+
 #endif

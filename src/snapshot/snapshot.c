@@ -18,7 +18,7 @@ struct device {
 	struct snap_reg *regs;
 	size_t nregs;
 	struct pft_snapshot_dump *dumps;
-	size_t ndumps;
+	size_t ndumps, dumpcap;
 };
 
 struct buffer {
@@ -43,7 +43,7 @@ struct pft_snapshot {
 	struct device *dev;
 	size_t ndev;
 	struct buffer *buf;
-	size_t nbuf;
+	size_t nbuf, bufcap;
 	struct source *src;
 	size_t nsrc;
 };
@@ -227,7 +227,7 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 		struct ini_section *s = &d->ini.s[i];
 
 		if (is_dump_section(s->name)) {
-			struct pft_snapshot_dump *nd, *dp;
+			struct pft_snapshot_dump *dp;
 			unsigned fline = 0;
 			const char *f = ini_get(s, "file", &fline);
 			const char *a = ini_get(s, "address", NULL);
@@ -245,10 +245,8 @@ static int load_device(const struct pft_snapshot *sn, struct device *d, const ch
 				return fail(msg, cap, -PFT_E_FORMAT,
 					    "[dump] offset/length are not numbers%s", d->ini.path,
 					    s->line, "");
-			nd = realloc(d->dumps, (d->ndumps + 1) * sizeof(*nd));
-			if (!nd)
+			if (ini_grow((void **)&d->dumps, &d->dumpcap, d->ndumps, sizeof(*d->dumps)))
 				return -PFT_E_NOMEM;
-			d->dumps = nd;
 			dp = &d->dumps[d->ndumps];
 			dp->path = snap_file(sn, dir, f, d->ini.path, fline, &r, msg, cap);
 			if (!dp->path)
@@ -316,7 +314,7 @@ static int load_trace(struct pft_snapshot *sn, const char *file, unsigned meta_l
 	for (tok = strtok_r(copy, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
 		const struct ini_section *bs = ini_find(&sn->trace, tok, 0, NULL);
 		unsigned fline = 0;
-		struct buffer *nb, *b;
+		struct buffer *b;
 		const char *f;
 
 		if (!bs) {
@@ -330,12 +328,10 @@ static int load_trace(struct pft_snapshot *sn, const char *file, unsigned meta_l
 				 bs->line, tok);
 			break;
 		}
-		nb = realloc(sn->buf, (sn->nbuf + 1) * sizeof(*nb));
-		if (!nb) {
+		if (ini_grow((void **)&sn->buf, &sn->bufcap, sn->nbuf, sizeof(*sn->buf))) {
 			r = -PFT_E_NOMEM;
 			break;
 		}
-		sn->buf = nb;
 		b = &sn->buf[sn->nbuf];
 		b->path = snap_file(sn, sn->dir, f, sn->trace.path, fline, &r, msg, cap);
 		if (!b->path)

@@ -25,6 +25,9 @@ import tempfile
 
 PFT, LIB, DATA = sys.argv[1:4]
 lib = ctypes.CDLL(LIB)
+# a sanitizer build preloads its runtime for this interpreter only; pft
+# carries its own
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
 lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
 lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
@@ -116,7 +119,7 @@ with tempfile.TemporaryDirectory() as t:
             f.write("%s=ETB_0\n" % d[0])
 
     def run(*args):
-        p = subprocess.run([PFT] + list(args), capture_output=True, text=True)
+        p = subprocess.run([PFT] + list(args), capture_output=True, text=True, env=CHILD_ENV)
         return p.returncode, p.stdout, p.stderr
 
     rc, out, err = run("dump", snap, "--id", "all", "--json")
