@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/config_check.h"
 #include "common/struct_size.h"
 #include "pft/common.h"
 
@@ -37,17 +38,10 @@ static int derive(const struct pft_config *user, struct pft_features *f,
 	static const uint8_t cid_bytes[4] = { 0, 1, 2, 4 };
 	uint32_t cr, ccer, idr;
 	unsigned major;
+	int r = pft_cfg_take(&copy, user, f, sizeof(*f), msg, cap);
 
-	if (msg && cap)
-		msg[0] = '\0';
-	if (!user || !f)
-		return -PFT_E_INVAL;
-	memset(f, 0, sizeof(*f));
-	if (pft_config_copy(&copy, user) < 0) {
-		if (msg)
-			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", user->size);
-		return -PFT_E_INVAL;
-	}
+	if (r < 0)
+		return r;
 	cr = cfg->etmcr;
 	ccer = cfg->etmccer;
 	idr = cfg->etmidr;
@@ -74,44 +68,25 @@ static int derive(const struct pft_config *user, struct pft_features *f,
 		f->ts_gray = 1;
 	}
 
-	if (major != 3) {
-		if (msg)
-			snprintf(msg, cap,
-				 "ETMIDR 0x%08X: major version %u is not PFTv1 (a PTM reads 3 in bits [11:8]%s)",
-				 (unsigned)idr, major,
-				 major == 2 ? "; 2 is an ETMv3, not a PTM" : "");
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->minor > 1) {
-		if (msg)
-			snprintf(msg, cap, "ETMIDR 0x%08X: PFT minor version %u is unknown (0 = PFTv1.0, 1 = PFTv1.1)",
-				 (unsigned)idr, f->minor);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (cfg->etmtraceidr & ~(uint32_t)PFT_ETMTRACEIDR_MASK) {
-		if (msg)
-			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: the trace ID has 7 bits (bits 31:7 are reserved)",
-				 (unsigned)cfg->etmtraceidr);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->trace_id == 0 || f->trace_id >= 0x70) {
-		if (msg)
-			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: trace ID 0x%02X is reserved (valid IDs are 0x01-0x6F)",
-				 (unsigned)cfg->etmtraceidr, f->trace_id);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->return_stack && f->branch_broadcast) {
-		if (msg)
-			snprintf(msg, cap, "ETMCR 0x%08X: return stack (bit 29) with branch broadcast (bit 8) is UNPREDICTABLE",
-				 (unsigned)cr);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (cr & PFT_ETMCR_RESERVED) {
-		if (msg)
-			snprintf(msg, cap, "ETMCR 0x%08X: reserved bits set (0x%08X)",
-				 (unsigned)cr, (unsigned)(cr & PFT_ETMCR_RESERVED));
-		return -PFT_E_BAD_CONFIG;
-	}
+	if (major != 3)
+		return pft_cfg_reject(msg, cap, "ETMIDR 0x%08X: major version %u is not PFTv1 (a PTM reads 3 in bits [11:8]%s)",
+				      (unsigned)idr, major,
+				      major == 2 ? "; 2 is an ETMv3, not a PTM" : "");
+	if (f->minor > 1)
+		return pft_cfg_reject(msg, cap, "ETMIDR 0x%08X: PFT minor version %u is unknown (0 = PFTv1.0, 1 = PFTv1.1)",
+				      (unsigned)idr, f->minor);
+	if (cfg->etmtraceidr & ~(uint32_t)PFT_ETMTRACEIDR_MASK)
+		return pft_cfg_reject(msg, cap, "ETMTRACEIDR 0x%08X: the trace ID has 7 bits (bits 31:7 are reserved)",
+				      (unsigned)cfg->etmtraceidr);
+	r = pft_cfg_check_trace_id(cfg, f->trace_id, msg, cap);
+	if (r < 0)
+		return r;
+	if (f->return_stack && f->branch_broadcast)
+		return pft_cfg_reject(msg, cap, "ETMCR 0x%08X: return stack (bit 29) with branch broadcast (bit 8) is UNPREDICTABLE",
+				      (unsigned)cr);
+	if (cr & PFT_ETMCR_RESERVED)
+		return pft_cfg_reject(msg, cap, "ETMCR 0x%08X: reserved bits set (0x%08X)",
+				      (unsigned)cr, (unsigned)(cr & PFT_ETMCR_RESERVED));
 	return 0;
 }
 

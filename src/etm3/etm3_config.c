@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ETMv3 features from raw ETMCR / ETMCCER / ETMIDR / ETMTRACEIDR (register
  * bits: doc/etm3.md, "Configuration"). */
-#include <stdio.h>
-#include <string.h>
-
+#include "common/config_check.h"
 #include "pft/etm3.h"
 
 int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_features *f,
@@ -13,17 +11,10 @@ int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_featu
 	struct pft_config copy;
 	uint32_t cr, idr, ccer;
 	unsigned major;
+	int r = pft_cfg_take(&copy, cfg, f, sizeof(*f), msg, cap);
 
-	if (msg && cap)
-		msg[0] = '\0';
-	if (!cfg || !f)
-		return -PFT_E_INVAL;
-	memset(f, 0, sizeof(*f));
-	if (pft_config_copy(&copy, cfg) < 0) {
-		if (msg)
-			snprintf(msg, cap, "struct pft_config not initialised (size %zu)", cfg->size);
-		return -PFT_E_INVAL;
-	}
+	if (r < 0)
+		return r;
 	cfg = &copy; /* a caller's config of any version, defaults for what it lacks */
 	cr = cfg->etmcr;
 	idr = cfg->etmidr;
@@ -45,30 +36,17 @@ int pft_etm3_config_features(const struct pft_config *cfg, struct pft_etm3_featu
 	f->ts_bits = (ccer & PFT_ETMCCER_TS_64BIT) ? 64 : 48;
 	f->trace_id = cfg->etmtraceidr & PFT_ETMTRACEIDR_MASK;
 
-	if (major != PFT_ETM3_ETMIDR_MAJOR) {
-		if (msg)
-			snprintf(msg, cap,
-				 "ETMIDR 0x%08X: major version %u is not ETMv3 (an ETMv3 reads 2 in bits [11:8]%s)",
-				 (unsigned)idr, major, major == 3 ? "; 3 is a PTM (PFT)" : "");
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->minor > 5) {
-		if (msg)
-			snprintf(msg, cap, "ETMIDR 0x%08X: ETMv3 minor version %u is unknown (0..5)",
-				 (unsigned)idr, f->minor);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->trace_id == 0 || f->trace_id >= 0x70) {
-		if (msg)
-			snprintf(msg, cap, "ETMTRACEIDR 0x%08X: trace ID 0x%02X is reserved (valid IDs are 0x01-0x6F)",
-				 (unsigned)cfg->etmtraceidr, f->trace_id);
-		return -PFT_E_BAD_CONFIG;
-	}
-	if (f->data_only && !f->data_value && !f->data_address) {
-		if (msg)
-			snprintf(msg, cap, "ETMCR 0x%08X: data-only mode (bit 20) without data value or address tracing (bits 2, 3)",
-				 (unsigned)cr);
-		return -PFT_E_BAD_CONFIG;
-	}
+	if (major != PFT_ETM3_ETMIDR_MAJOR)
+		return pft_cfg_reject(msg, cap, "ETMIDR 0x%08X: major version %u is not ETMv3 (an ETMv3 reads 2 in bits [11:8]%s)",
+				      (unsigned)idr, major, major == 3 ? "; 3 is a PTM (PFT)" : "");
+	if (f->minor > 5)
+		return pft_cfg_reject(msg, cap, "ETMIDR 0x%08X: ETMv3 minor version %u is unknown (0..5)",
+				      (unsigned)idr, f->minor);
+	r = pft_cfg_check_trace_id(cfg, f->trace_id, msg, cap);
+	if (r < 0)
+		return r;
+	if (f->data_only && !f->data_value && !f->data_address)
+		return pft_cfg_reject(msg, cap, "ETMCR 0x%08X: data-only mode (bit 20) without data value or address tracing (bits 2, 3)",
+				      (unsigned)cr);
 	return 0;
 }
