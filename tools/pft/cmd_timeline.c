@@ -93,35 +93,71 @@ static void out_str(struct tl *t, const char *p)
 /* a string literal */
 #define OUT_LIT(t, lit) out_mem((t), (lit), sizeof(lit) - 1)
 
+/* room for k more bytes in the buffer (k small) */
+static char *out_room(struct tl *t, size_t k)
+{
+	if (t->n + k > sizeof(t->buf))
+		out_flush(t);
+	return t->buf + t->n;
+}
+
+static const char digits2[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* two digits a step, in 32 bits when the value fits */
 static void out_u64(struct tl *t, uint64_t v)
 {
-	char d[24];
-	int i = 24;
+	char d[24], *o;
+	int i = 24, k;
+	uint32_t w;
 
-	d[--i] = '\0';
-	do {
-		d[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_str(t, d + i);
+	while (v > 0xffffffffu) {
+		unsigned r = (unsigned)(v % 100);
+
+		v /= 100;
+		d[--i] = digits2[2 * r + 1];
+		d[--i] = digits2[2 * r];
+	}
+	w = (uint32_t)v;
+	while (w >= 100) {
+		unsigned r = w % 100;
+
+		w /= 100;
+		d[--i] = digits2[2 * r + 1];
+		d[--i] = digits2[2 * r];
+	}
+	if (w >= 10) {
+		d[--i] = digits2[2 * w + 1];
+		d[--i] = digits2[2 * w];
+	} else {
+		d[--i] = (char)('0' + w);
+	}
+	k = 24 - i;
+	o = out_room(t, (size_t)k);
+	memcpy(o, d + i, (size_t)k);
+	t->n += (size_t)k;
 }
 
 /* 0x and at least 8 hex digits, as prof_addr_name writes addresses */
 static void out_hex(struct tl *t, uint64_t v)
 {
-	char d[24];
-	int i = 24;
+	char d[24], *o;
+	int i = 24, k;
 
-	d[--i] = '\0';
 	do {
 		d[--i] = "0123456789abcdef"[v & 15];
 		v >>= 4;
 	} while (v);
-	while (i > 24 - 1 - 8)
+	while (i > 24 - 8)
 		d[--i] = '0';
 	d[--i] = 'x';
 	d[--i] = '0';
-	out_str(t, d + i);
+	k = 24 - i;
+	o = out_room(t, (size_t)k);
+	memcpy(o, d + i, (size_t)k);
+	t->n += (size_t)k;
 }
 
 /* a JSON string body */
@@ -169,11 +205,16 @@ static uint64_t ts_of(const struct tl *t, const struct pft_cs_event *ev)
 static void put_ts(struct tl *t, uint64_t v)
 {
 	if (t->clk == CLK_TIME) {
-		char d[8];
+		unsigned ms = (unsigned)(v % 1000);
+		char *o;
 
 		out_u64(t, v / 1000);
-		snprintf(d, sizeof(d), ".%03u", (unsigned)(v % 1000));
-		out_str(t, d);
+		o = out_room(t, 4);
+		o[0] = '.';
+		o[1] = (char)('0' + ms / 100);
+		o[2] = (char)('0' + ms / 10 % 10);
+		o[3] = (char)('0' + ms % 10);
+		t->n += 4;
 	} else {
 		out_u64(t, v);
 	}
