@@ -52,6 +52,8 @@ import re
 import subprocess
 import sys
 
+from lister_fields import common_field, lister_lines
+
 TYPE_MAP = {
     "ASYNC": "async", "ISYNC": "isync", "ATOM": "atom", "BRANCH_ADDRESS": "branch",
     "WP_UPDATE": "waypoint_update", "TRIGGER": "trigger", "CTXTID": "context_id",
@@ -112,12 +114,9 @@ def deformat(cap, want):
 
 
 def lister_packets(snapshot, trace_id):
-    cmd = ["trc_pkt_lister", "-ss_dir", snapshot, "-decode", "-logstdout"]
-    if trace_id is not None:
-        cmd += ["-id", trace_id]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False).stdout
+    lines = lister_lines(snapshot, trace_id)
     pkts = []
-    for line in out.decode("latin-1").splitlines():
+    for line in lines:
         m = LINE_RE.match(line)
         if not m:
             continue
@@ -128,30 +127,16 @@ def lister_packets(snapshot, trace_id):
         for f in fields:
             if not f:
                 continue
-            if f.startswith("Addr="):
-                p["address"] = int(f[5:].split()[0], 16)
-            elif f.startswith("ISA="):
-                p["isa"] = ISA_MAP.get(f[4:], f[4:])
-            elif f in ("S", "NS"):
-                p["ns"] = f == "NS"
-            elif f == "Hyp":
-                p["hyp"] = True
-            elif f.startswith("Excep="):
+            if common_field(p, f, ISA_MAP, REASON_MAP):
+                continue
+            if f.startswith("Excep="):
                 p["exception"] = int(f.rsplit("[", 1)[1].rstrip("]"), 16)
-            elif f.startswith("Cycles="):
-                p["cycles"] = int(f[7:])
-            elif f.startswith("TS="):
-                p["timestamp"] = int(f[3:].split()[0], 16)
-            elif f.startswith("CtxtID="):
-                p["context_id"] = int(f[7:], 16)
             elif f.startswith("VMID="):
                 p["vmid_text"] = f[5:]
-            elif f.startswith("(") and f.endswith(")"):
-                p["reason"] = REASON_MAP.get(f[1:-1], f[1:-1])
             elif re.fullmatch(r"[EN]+", f):
                 p["atoms"] = f
         pkts.append(p)
-    return pkts, out
+    return pkts, "\n".join(lines)
 
 
 def main():
@@ -185,7 +170,7 @@ def main():
     st = json.loads(stats)["stats"]
     theirs, raw_out = lister_packets(snapshot, trace_id)
     if not theirs:
-        print("trc_pkt_lister listed no packets; its output was:\n" + raw_out.decode("latin-1")[-2000:],
+        print("trc_pkt_lister listed no packets; its output was:\n" + raw_out[-2000:],
               file=sys.stderr)
         return 1
 

@@ -41,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from dump_oracle import deformat  # noqa: E402
+from lister_fields import common_field, lister_lines  # noqa: E402
 
 LINE_RE = re.compile(r"^Idx:(\d+); ID:([0-9a-fA-F]+); \[((?:0x[0-9a-f]{2} )*)\];\t(\w+) : ([^;]*)(?:;(.*))?$")
 TYPE_MAP = {
@@ -74,10 +75,8 @@ def registers(snapshot, trace_id):
 
 
 def lister(snapshot, trace_id):
-    cmd = ["trc_pkt_lister", "-ss_dir", snapshot, "-decode", "-logstdout", "-id", "0x%x" % trace_id]
-    out = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, check=False).stdout
     pkts = []
-    for line in out.decode("latin-1").splitlines():
+    for line in lister_lines(snapshot, "0x%x" % trace_id):
         m = LINE_RE.match(line)
         if not m:
             continue
@@ -88,23 +87,9 @@ def lister(snapshot, trace_id):
         for f in fields:
             if not f:
                 continue
-            if f.startswith("Addr="):
-                p["address"] = int(f[5:].split()[0], 16)
-            elif f.startswith("ISA="):
-                p["isa"] = ISA_MAP.get(f[4:], f[4:])
-            elif f in ("S", "NS"):
-                p["ns"] = f == "NS"
-            elif f == "Hyp":
-                p["hyp"] = True
-            elif f.startswith("Cycles="):
-                p["cycles"] = int(f[7:])
-            elif f.startswith("TS="):
-                p["timestamp"] = int(f[3:].split()[0], 16)
-            elif f.startswith("CtxtID="):
-                p["context_id"] = int(f[7:], 16)
-            elif f.startswith("(") and f.endswith(")"):
-                p["reason"] = REASONS.get(f[1:-1], f[1:-1])
-            elif re.fullmatch(r"[WEN]+", f):
+            if common_field(p, f, ISA_MAP, REASONS):
+                continue
+            if re.fullmatch(r"[WEN]+", f):
                 p["atoms"] = f
         pkts.append(p)
     return pkts
