@@ -73,6 +73,9 @@ struct pft_frame_decoder {
 	int want_search;         /* the caller doubts the alignment */
 	enum align_state astate;
 	int force_next;          /* REPLAY: unpack the next frame whatever it looks like */
+	int force_window;        /* REPLAY: the whole window (the search kept the alignment) */
+	unsigned holdoff;        /* frames taken without doubt after a fruitless search */
+	unsigned backoff;        /* the next holdoff: doubles while searches find nothing */
 	struct realign_ids ids;
 	uint8_t la[LA_CAP];
 	uint64_t la_off[LA_CAP];
@@ -349,6 +352,13 @@ static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const ui
 		       uint64_t base)
 {
 	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign) {
+		if (dec->holdoff && !dec->want_search) {
+			/* searches found nothing better lately (noise, or no frames at
+			 * all): do not weigh every frame again */
+			dec->holdoff--;
+			unpack_frame(dec, f, o, base);
+			return;
+		}
 		if ((dec->want_search || realign_frame_doubt(&dec->ids, f)) && !is_fsync_frame(f)) {
 			search_start(dec, f, o, base);
 			return;
@@ -371,6 +381,14 @@ static void search_decide(struct pft_frame_decoder *dec)
 	if (k) {
 		push_error(dec, PFT_FERR_REALIGN, dec->la_off[0], k);
 		dec->cur_id = PFT_FRAME_ID_UNKNOWN; /* the ID in force is lost with the bytes */
+		dec->backoff = 0;
+		dec->force_window = 0;
+	} else {
+		/* the alignment holds: replay the window as it is, and take the next
+		 * frames without doubt for a while, longer each time in a row */
+		dec->backoff = dec->backoff ? (dec->backoff < 4096 ? 2 * dec->backoff : 4096) : 16;
+		dec->holdoff = dec->backoff;
+		dec->force_window = 1;
 	}
 	/* the chosen frames name the IDs in use */
 	for (p = k; p + PFT_FRAME_SIZE <= dec->la_len; p += PFT_FRAME_SIZE)
@@ -409,7 +427,7 @@ static void replay_step(struct pft_frame_decoder *dec)
 		dec->astate = A_NORMAL;
 		return;
 	}
-	if (dec->force_next || is_fsync_frame(f) ||
+	if (dec->force_next || dec->force_window || is_fsync_frame(f) ||
 	    (!dec->want_search && !realign_frame_doubt(&dec->ids, f))) {
 		dec->force_next = 0;
 		dec->la_pos += PFT_FRAME_SIZE;

@@ -78,6 +78,9 @@ static int read_frames(const uint8_t *buf, size_t len, enum pft_frame_format fmt
 	memset(r, 0, sizeof *r);
 	if (!dec)
 		return -PFT_E_NOMEM;
+	/* the question is whether the bytes are frames as they stand: no
+	 * alignment recovery (it would also weigh every frame of a raw stream) */
+	pft_frame_decoder_set_realign(dec, 0);
 	pft_frame_decoder_feed(dec, buf, len);
 	pft_frame_decoder_end(dec);
 	while ((k = pft_frame_decoder_next(dec, &it, sizeof it)) == 0) {
