@@ -6,5 +6,5 @@ if(PFT_DUMP_JOBS_PYTHON3 AND TARGET pft_shared)
   add_test(NAME dump_jobs
            COMMAND ${PFT_DUMP_JOBS_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/dump_jobs.py
                    $<TARGET_FILE:pft> $<TARGET_FILE:pft_shared> ${PFT_DATA_DIR})
-  set_tests_properties(dump_jobs PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 300)
+  set_tests_properties(dump_jobs PROPERTIES ENVIRONMENT "${PFT_CTYPES_ENV}" TIMEOUT 300)
 endif()

@@ -18,6 +18,9 @@ import tempfile
 
 PFT, LIB, DATA = sys.argv[1:4]
 lib = ctypes.CDLL(LIB)
+# a sanitizer build preloads its runtime for this interpreter only; pft
+# carries its own
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
 lib.pft_frame_extract.restype = ctypes.c_int64
 lib.pft_frame_extract.argtypes = [ctypes.c_int, ctypes.c_uint8, ctypes.c_char_p, ctypes.c_size_t,
                                   ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
@@ -35,7 +38,7 @@ checked = 0
 
 def dump(inp, opts, jobs, seg):
     p = subprocess.run([PFT, "dump", "--stats", "--jobs", str(jobs), "--segment-size", str(seg),
-                        inp] + opts, capture_output=True)
+                        inp] + opts, capture_output=True, env=CHILD_ENV)
     return p.returncode, p.stdout, p.stderr
 
 
