@@ -302,30 +302,10 @@ static size_t search_scan(struct pft_pkt_decoder *d, size_t lim)
 	const uint8_t *b = d->buf;
 	size_t pos = d->pos;
 	uint64_t z = d->zrun;
+	int isync = d->isync_resync == PFT_ISYNC_RESYNC_ALWAYS ||
+		    (d->isync_resync == PFT_ISYNC_RESYNC_LOST && d->synced_once);
 
 	d->found_isync = 0;
-	if (d->isync_resync == PFT_ISYNC_RESYNC_ALWAYS ||
-	    (d->isync_resync == PFT_ISYNC_RESYNC_LOST && d->synced_once)) {
-		while (pos < lim) {
-			uint8_t c = b[pos];
-			if (c == 0) {
-				z++;
-			} else if (c == 0x80 && z >= 5) {
-				break;
-			} else {
-				z = 0;
-			}
-			d->win = d->win << 8 | c;
-			if (d->win_n < 8)
-				d->win_n++;
-			if (c != 0 && (d->found_isync = (uint8_t)isync_candidate(d)) != 0)
-				break;
-			pos++;
-		}
-		d->zrun = z;
-		d->pos = pos;
-		return pos;
-	}
 	while (pos < lim) {
 		uint8_t c = b[pos];
 		if (c == 0) {
@@ -334,6 +314,13 @@ static size_t search_scan(struct pft_pkt_decoder *d, size_t lim)
 			break;
 		} else {
 			z = 0;
+		}
+		if (isync) {
+			d->win = d->win << 8 | c;
+			if (d->win_n < 8)
+				d->win_n++;
+			if (c != 0 && (d->found_isync = (uint8_t)isync_candidate(d)) != 0)
+				break;
 		}
 		pos++;
 	}
