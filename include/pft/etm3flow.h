@@ -13,19 +13,23 @@
  *     while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
  *         use(&it);                    (then -PFT_E_EOS)
  *
- * The last instruction of a packet is held back until the next packet
- * arrives (or the end): a branch packet with exception information and the
- * cancel bit says that instruction did not complete, and then it is not
- * output (the exception event's next is its address).
+ * The last range is held back until the next packet arrives (or the end):
+ * the next P-header may make it longer, and a branch packet with exception
+ * information and the cancel bit says that its last instruction did not
+ * complete, and then that instruction is not output (the exception event's
+ * next is its address).
  *
  * ETMv3 traces every instruction: each atom of a P-header is one
  * instruction, E when it executed (passed its condition), N when its
- * condition failed.  So every range holds exactly one instruction: its
- * end_kind is PFT_RANGE_NOT_TAKEN for an N atom, PFT_RANGE_TAKEN for an E
- * atom on a branch (the next address from the instruction, or from the
- * branch packet that follows an indirect branch), PFT_RANGE_MORE otherwise;
- * in cycle-accurate mode its cycles are those of that instruction (the W
- * marks since the previous atom).  Layout and rules: doc/etm3.md. */
+ * condition failed.  A range is a run of instructions executed one after
+ * the other: it ends at a branch (end_kind PFT_RANGE_TAKEN for E, the next
+ * address from the instruction or, after an indirect branch, from the branch
+ * packet that follows; PFT_RANGE_NOT_TAKEN for N), at an N atom on any other
+ * instruction (PFT_RANGE_NOT_TAKEN: a condition-failed instruction is always
+ * the last of its range), and otherwise with PFT_RANGE_MORE (before an event
+ * or an I-sync, at most 32 instructions).  In cycle-accurate mode
+ * insn_cycles gives each instruction's cycles (the W marks since the
+ * previous atom) and cycles their sum.  Layout and rules: doc/etm3.md. */
 #ifndef PFT_ETM3FLOW_H
 #define PFT_ETM3FLOW_H
 

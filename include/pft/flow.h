@@ -147,7 +147,8 @@ struct pft_flow_item {
 	                         call on this decoder */
 	uint32_t ninsns;      /* RANGE */
 	uint32_t cycles;      /* F_CC: cycle count (0xFFFFFFFF = counter overflow); for a
-	                         range it belongs to the last instruction (a waypoint) */
+	                         range it belongs to the last instruction (a waypoint),
+	                         or is the sum of insn_cycles */
 	uint32_t context_id;  /* current context ID (F_CID) */
 	uint8_t isa;          /* RANGE: ISA of its instructions; EVENT: ISA at addr */
 	uint8_t next_isa;     /* F_NEXT */
@@ -156,6 +157,10 @@ struct pft_flow_item {
 	                         INCONSISTENT: their enum; PACKET_ERROR: enum pft_pkt_error */
 	uint8_t vmid;         /* current VMID (F_VMID) */
 	uint8_t reserved[3];
+	const uint32_t *insn_cycles; /* RANGE with F_CC where the trace gives every
+	                         instruction its own count (ETMv3 cycle-accurate):
+	                         ninsns counts, in order, summing to cycles; valid as
+	                         insns.  NULL: cycles belong to the last instruction */
 };
 
 /* Longest run of instruction bytes walked for one waypoint. */

@@ -1,24 +1,40 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The ETMv3 instruction flow: P-header atoms walked one instruction each
- * against the image, branch packets giving the targets of indirect
- * branches, I-sync (re)establishing the address, the other packets as
- * events (doc/etm3.md, "Instruction flow"). */
+/* The ETMv3 instruction flow: P-header atoms walked against the image one
+ * decoded block at a time, runs of executed instructions gathered into one
+ * range, branch packets giving the targets of indirect branches, I-sync
+ * (re)establishing the address, the other packets as events (doc/etm3.md,
+ * "Instruction flow").
+ *
+ * A block is the run of instructions from an address up to and including
+ * the first branch (direct, indirect, ENTERX/LEAVEX), at most BMAX long,
+ * decoded once and kept in a direct-mapped cache.  A range grows by one
+ * instruction per atom while the atoms are E and the walk stays in its
+ * block; it ends at the block's branch (taken for E, not_taken for N), at an
+ * N atom on any instruction (not_taken: the condition-fail mark stays the
+ * last instruction's end_kind), at the end of a block without a branch, and
+ * before any event (more).  Ranges point into the cache; a block replaced
+ * while a queued range still points into it is copied out first. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/struct_size.h"
 #include "common/struct_size.h"
 #include "pft/etm3flow.h"
 #include "pft/image.h"
 #include "pft/isa.h"
 
 #define QCAP 48
-#define ICACHE 16384 /* decoded instructions, direct-mapped by a hash of the address */
+#define BMAX 32   /* instructions in a block at most */
+#define NBLK 4096 /* blocks in the cache, direct-mapped by a hash of the start */
 
-struct icache_entry {
-	uint32_t addr;
-	uint8_t isa, valid;
-	struct pft_insn_info info;
+struct blk {
+	uint32_t start;
+	uint32_t epoch;     /* valid when fl->epoch */
+	uint8_t isa;
+	uint8_t n;          /* instructions; 0: the first cannot be read */
+	uint8_t branch;     /* insns[n - 1] is a branch (class below) */
+	uint8_t target_isa;
+	uint32_t target;    /* direct branch / ENTERX / LEAVEX: next address */
+	struct pft_insn insns[BMAX];
 };
 
 struct pft_etm3_flow_decoder {
@@ -37,12 +53,17 @@ struct pft_etm3_flow_decoder {
 	uint64_t index;       /* instructions output */
 	int ended;            /* pft_etm3_flow_decoder_end() called */
 	uint32_t wcycles;     /* W marks not yet given to an instruction */
+	/* the walk: fl->addr is blk->insns[bi] while blk is set */
+	struct blk *blk;
+	unsigned bi;
+	struct pft_flow_item *open; /* the last queued range, still growing */
 	struct pft_flow_item q[QCAP];
-	struct pft_insn qi[QCAP];
+	uint32_t qcyc[QCAP][BMAX];         /* insn_cycles of the ranges */
+	struct pft_insn qins[QCAP][BMAX];  /* insns of a range whose block was replaced */
 	unsigned qh, qn;
-	struct pft_insn cur;  /* insns of the item last returned */
 	uint64_t img_gen;     /* pft_image_generation() the cache was filled at */
-	struct icache_entry icache[ICACHE];
+	uint32_t epoch;
+	struct blk blocks[NBLK];
 };
 
 struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_config *cfg, const struct pft_image *img)
@@ -58,6 +79,8 @@ struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_confi
 	fl->f = f;
 	fl->img = img;
 	fl->isa = PFT_ISA_UNKNOWN;
+	fl->epoch = 1;
+	fl->img_gen = img ? pft_image_generation(img) : 0;
 	return fl;
 }
 
@@ -66,11 +89,27 @@ void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl)
 	free(fl);
 }
 
+/* The growing range is complete: it ends here with more to come. */
+static void close_open(struct pft_etm3_flow_decoder *fl)
+{
+	struct pft_flow_item *it = fl->open;
+
+	if (!it)
+		return;
+	fl->open = NULL;
+	it->end = fl->addr;
+	it->end_kind = PFT_RANGE_MORE;
+	it->flags |= PFT_FLOW_F_NEXT;
+	it->next = fl->addr;
+	it->next_isa = fl->isa;
+}
+
 static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kind, unsigned type,
 				  const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
 
+	close_open(fl);
 	if (fl->qn >= QCAP)
 		return NULL;
 	it = &fl->q[(fl->qh + fl->qn) % QCAP];
@@ -92,43 +131,81 @@ static struct pft_flow_item *event(struct pft_etm3_flow_decoder *fl, unsigned ty
 	return push(fl, PFT_FLOW_EVENT, type, pkt);
 }
 
-/* The instruction at fl->addr in fl->isa: 0, or -PFT_E_NOMAP when its bytes
- * cannot be read.  Decoded instructions are kept in a small cache, emptied
- * when the image changes. */
-static int insn_at(struct pft_etm3_flow_decoder *fl, struct pft_insn_info *info)
+/* The address moves other than by walking: the walk starts afresh. */
+static void set_addr(struct pft_etm3_flow_decoder *fl, uint32_t addr, uint8_t isa)
 {
-	struct icache_entry *e = &fl->icache[((fl->addr >> 1) * 2654435761u) >> 18];
-	uint64_t gen = fl->img ? pft_image_generation(fl->img) : 0;
-	uint8_t buf[4];
-	int n, r;
-
-	if (gen != fl->img_gen) {
-		memset(fl->icache, 0, sizeof(fl->icache));
-		fl->img_gen = gen;
-	}
-	if (e->valid && e->addr == fl->addr && e->isa == fl->isa) {
-		*info = e->info;
-		return 0;
-	}
-	n = fl->img ? pft_image_read(fl->img, fl->addr, buf, 4) : -PFT_E_NOMAP;
-	r = n > 0 ? pft_isa_decode((enum pft_isa)fl->isa, fl->addr, buf, (size_t)n, 0, info) :
-		    -PFT_E_NOMAP;
-	if (r < 0)
-		return r;
-	e->addr = fl->addr;
-	e->isa = fl->isa;
-	e->valid = 1;
-	e->info = *info;
-	return 0;
+	fl->addr = addr;
+	fl->isa = isa;
+	fl->have_addr = 1;
+	fl->blk = NULL;
 }
 
-/* One atom: E (taken) or N, with its cycles (cc: valid). */
-static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
-		 uint32_t cycles, int cc)
+static void lose_addr(struct pft_etm3_flow_decoder *fl)
 {
-	struct pft_insn_info info;
+	fl->have_addr = 0;
+	fl->blk = NULL;
+}
+
+/* Block slot b is about to be refilled: queued ranges that point into it
+ * get their own copy of their instructions. */
+static void unpin(struct pft_etm3_flow_decoder *fl, struct blk *b)
+{
+	unsigned k;
+
+	for (k = 0; k < fl->qn; k++) {
+		unsigned s = (fl->qh + k) % QCAP;
+		struct pft_flow_item *it = &fl->q[s];
+
+		if (it->kind == PFT_FLOW_RANGE && it->insns >= b->insns && it->insns < b->insns + BMAX) {
+			memcpy(fl->qins[s], it->insns, it->ninsns * sizeof(struct pft_insn));
+			it->insns = fl->qins[s];
+		}
+	}
+}
+
+/* The block starting at fl->addr in fl->isa, decoded on a miss. */
+static struct blk *lookup(struct pft_etm3_flow_decoder *fl)
+{
+	struct blk *b = &fl->blocks[((fl->addr >> 1) * 2654435761u) >> (32 - 12)];
+	uint32_t a = fl->addr;
+	uint8_t buf[4];
+	unsigned n = 0;
+
+	if (b->epoch == fl->epoch && b->start == a && b->isa == fl->isa)
+		return b;
+	unpin(fl, b);
+	b->start = a;
+	b->isa = fl->isa;
+	b->epoch = fl->epoch;
+	b->branch = 0;
+	while (n < BMAX) {
+		struct pft_insn_info info;
+		int k = fl->img ? pft_image_read(fl->img, a, buf, 4) : -PFT_E_NOMAP;
+
+		if (k <= 0 || pft_isa_decode((enum pft_isa)fl->isa, a, buf, (size_t)k, 0, &info) < 0)
+			break;
+		b->insns[n++] = (struct pft_insn){ .addr = a, .opcode = info.opcode, .size = info.size,
+			.wp_class = info.wp_class, .flags = info.flags };
+		a += info.size;
+		if (info.wp_class == PFT_WP_DIRECT || info.wp_class == PFT_WP_ISA_CHANGE ||
+		    info.wp_class == PFT_WP_INDIRECT) {
+			b->branch = info.wp_class;
+			b->target = (uint32_t)info.target;
+			b->target_isa = info.target_isa;
+			break;
+		}
+	}
+	b->n = (uint8_t)n;
+	return b;
+}
+
+/* An atom where the walk has no block: no address, Jazelle, or a new
+ * block to look up (0: fl->blk is set, go on). */
+static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
+		     uint32_t cycles, int cc)
+{
 	struct pft_flow_item *it;
-	int r;
+	struct blk *b;
 
 	if (!fl->have_addr) {
 		it = event(fl, PFT_EV_NO_ADDRESS, pkt);
@@ -136,7 +213,7 @@ static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet 
 			it->flags |= PFT_FLOW_F_ATOM | (e ? PFT_FLOW_F_TAKEN : 0) | (cc ? PFT_FLOW_F_CC : 0);
 			it->cycles = cycles;
 		}
-		return;
+		return -1;
 	}
 	if (fl->isa == PFT_ISA_JAZELLE) {
 		it = event(fl, PFT_EV_LOST, pkt);
@@ -144,11 +221,11 @@ static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet 
 			it->reason = PFT_LOST_JAZELLE;
 			it->flags |= PFT_FLOW_F_ATOM | (e ? PFT_FLOW_F_TAKEN : 0);
 		}
-		fl->have_addr = 0;
-		return;
+		lose_addr(fl);
+		return -1;
 	}
-	r = insn_at(fl, &info);
-	if (r < 0) {
+	b = lookup(fl);
+	if (!b->n) {
 		it = event(fl, PFT_EV_MEM_NACC, pkt);
 		if (it) {
 			it->addr = fl->addr;
@@ -157,41 +234,92 @@ static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet 
 				     (cc ? PFT_FLOW_F_CC : 0);
 			it->cycles = cycles;
 		}
-		fl->have_addr = 0;
-		return;
+		lose_addr(fl);
+		return -1;
 	}
-	it = push(fl, PFT_FLOW_RANGE, 0, pkt);
+	fl->blk = b;
+	fl->bi = 0;
+	return 0;
+}
+
+/* A new range at the walk's instruction. */
+static struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt,
+					 int cc)
+{
+	struct pft_flow_item *it = push(fl, PFT_FLOW_RANGE, 0, pkt);
+
 	if (!it)
-		return;
-	fl->qi[(unsigned)(it - fl->q)] = (struct pft_insn){ .addr = fl->addr, .opcode = info.opcode,
-		.size = info.size, .wp_class = info.wp_class, .flags = info.flags };
+		return NULL;
 	it->addr = fl->addr;
-	it->end = fl->addr + info.size;
-	it->ninsns = 1;
 	it->isa = fl->isa;
-	it->cycles = cycles;
-	if (cc)
+	it->insns = &fl->blk->insns[fl->bi];
+	if (cc) {
 		it->flags |= PFT_FLOW_F_CC;
-	fl->last_insn = fl->addr;
+		it->insn_cycles = fl->qcyc[(unsigned)(it - fl->q)];
+	}
+	fl->open = it;
+	return it;
+}
+
+/* One atom: E (executed) or N (condition failed), with its cycles (cc:
+ * cycle-accurate). */
+static inline void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
+			uint32_t cycles, int cc)
+{
+	struct pft_flow_item *it;
+	const struct pft_insn *in;
+	struct blk *b;
+	unsigned k;
+
+	if (!fl->blk && atom_slow(fl, pkt, e, cycles, cc))
+		return;
+	b = fl->blk;
+	it = fl->open;
+	if (!it && !(it = start_range(fl, pkt, cc)))
+		return;
+	in = &b->insns[fl->bi++];
+	k = it->ninsns++;
+	if (cc) {
+		((uint32_t *)it->insn_cycles)[k] = cycles;
+		it->cycles += cycles;
+	}
+	it->offset = pkt->offset;
+	fl->last_insn = (uint32_t)in->addr;
 	fl->have_last = 1;
 	fl->index++;
 	fl->direct_pending = 0;
-	if (!e) {
-		it->end_kind = PFT_RANGE_NOT_TAKEN;
-		fl->addr += info.size;
-	} else if (info.wp_class == PFT_WP_DIRECT || info.wp_class == PFT_WP_ISA_CHANGE) {
-		it->end_kind = PFT_RANGE_TAKEN;
-		fl->addr = (uint32_t)info.target;
-		fl->isa = info.target_isa;
-		fl->direct_pending = 1;
-	} else if (info.wp_class == PFT_WP_INDIRECT) {
-		it->end_kind = PFT_RANGE_TAKEN;
-		fl->have_addr = 0; /* the branch packet that follows gives the target */
-		return;
-	} else {
-		it->end_kind = PFT_RANGE_MORE;
-		fl->addr += info.size;
+	fl->addr = (uint32_t)in->addr + in->size;
+	if (fl->bi == b->n) {
+		/* the block's last instruction: a branch, or the block ends */
+		fl->blk = NULL;
+		if (b->branch && e) {
+			fl->open = NULL;
+			it->end = fl->addr;
+			it->end_kind = PFT_RANGE_TAKEN;
+			if (b->branch == PFT_WP_INDIRECT) {
+				/* the branch packet that follows gives the target */
+				fl->have_addr = 0;
+				return;
+			}
+			fl->addr = b->target;
+			fl->isa = b->target_isa;
+			fl->direct_pending = 1;
+			it->flags |= PFT_FLOW_F_NEXT;
+			it->next = fl->addr;
+			it->next_isa = fl->isa;
+			return;
+		}
+		if (e) {
+			close_open(fl);
+			return;
+		}
+	} else if (e) {
+		return; /* the range goes on */
 	}
+	/* N: the condition failed; the next instruction follows */
+	fl->open = NULL;
+	it->end = fl->addr;
+	it->end_kind = PFT_RANGE_NOT_TAKEN;
 	it->flags |= PFT_FLOW_F_NEXT;
 	it->next = fl->addr;
 	it->next_isa = fl->isa;
@@ -199,35 +327,46 @@ static void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet 
 
 static void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
-	int ca = fl->f.cycle_accurate;
-	unsigned i;
+	uint32_t atoms = pkt->atoms;
+	unsigned i, n = pkt->atom_count;
 
-	if (!ca) {
-		for (i = 0; i < pkt->atom_count; i++)
-			atom(fl, pkt, (pkt->atoms >> i) & 1, 0, 0);
+	if (fl->img) {
+		uint64_t gen = pft_image_generation(fl->img);
+
+		if (gen != fl->img_gen) {
+			/* the image changed: every block is decoded again */
+			close_open(fl);
+			fl->img_gen = gen;
+			fl->epoch++;
+			fl->blk = NULL;
+		}
+	}
+	if (!fl->f.cycle_accurate) {
+		for (i = 0; i < n; i++)
+			atom(fl, pkt, (atoms >> i) & 1, 0, 0);
 		return;
 	}
 	switch (pkt->format) {
 	case 1: /* a W before each atom */
-		for (i = 0; i < pkt->atom_count; i++) {
-			atom(fl, pkt, (pkt->atoms >> i) & 1, fl->wcycles + 1, 1);
+		for (i = 0; i < n; i++) {
+			atom(fl, pkt, (atoms >> i) & 1, fl->wcycles + 1, 1);
 			fl->wcycles = 0;
 		}
 		break;
 	case 2: /* one W, then two atoms */
-		atom(fl, pkt, pkt->atoms & 1, fl->wcycles + 1, 1);
-		atom(fl, pkt, (pkt->atoms >> 1) & 1, 0, 1);
+		atom(fl, pkt, atoms & 1, fl->wcycles + 1, 1);
+		atom(fl, pkt, (atoms >> 1) & 1, 0, 1);
 		fl->wcycles = 0;
 		break;
 	case 3: /* W marks, then at most one E */
 		fl->wcycles += pkt->cycles;
-		if (pkt->atom_count) {
+		if (n) {
 			atom(fl, pkt, 1, fl->wcycles, 1);
 			fl->wcycles = 0;
 		}
 		break;
 	default: /* 4: one atom without a W */
-		atom(fl, pkt, pkt->atoms & 1, fl->wcycles, 1);
+		atom(fl, pkt, atoms & 1, fl->wcycles, 1);
 		fl->wcycles = 0;
 		break;
 	}
@@ -239,6 +378,8 @@ static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet
 	int ns = (pkt->flags & PFT_E3F_NS) != 0, hyp = (pkt->flags & PFT_E3F_HYP) != 0;
 	int known = fl->have_addr;
 
+	/* the context may change without an event: the range ends here */
+	close_open(fl);
 	if (pkt->flags & PFT_E3F_CID) {
 		fl->cid = pkt->context_id;
 		fl->ctx_flags |= PFT_FLOW_F_CID;
@@ -276,9 +417,8 @@ static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet
 	}
 	fl->ns = (uint8_t)ns;
 	fl->hyp = (uint8_t)hyp;
-	fl->addr = (uint32_t)pkt->address;
-	fl->isa = pkt->isa;
-	fl->have_addr = 1;
+	if (!(fl->have_addr && fl->blk && fl->addr == pkt->address && fl->isa == pkt->isa))
+		set_addr(fl, (uint32_t)pkt->address, pkt->isa);
 	fl->direct_pending = 0;
 	/* W marks go on across a periodic I-sync (DS-5 counts them); those
 	 * before trace on, or while the address was unknown, are dropped */
@@ -297,6 +437,30 @@ static struct pft_flow_item *held(struct pft_etm3_flow_decoder *fl)
 	return it->kind == PFT_FLOW_RANGE ? it : NULL;
 }
 
+/* The held range's last instruction did not complete: it goes (the range
+ * with it when it was the only one).  Returns its address. */
+static uint32_t cancel_last(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *it)
+{
+	const struct pft_insn *last = &it->insns[it->ninsns - 1];
+	uint32_t addr = (uint32_t)last->addr;
+
+	fl->open = NULL;
+	fl->index--;
+	if (it->ninsns == 1) {
+		fl->qn--;
+		return addr;
+	}
+	it->ninsns--;
+	if (it->insn_cycles)
+		it->cycles -= it->insn_cycles[it->ninsns];
+	it->end = addr;
+	it->end_kind = PFT_RANGE_MORE; /* the instructions before were E, not branches */
+	it->flags |= PFT_FLOW_F_NEXT;
+	it->next = addr;
+	it->next_isa = it->isa;
+	return addr;
+}
+
 static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
@@ -307,11 +471,10 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 	    (it = held(fl)) != NULL) {
 		/* the last instruction traced did not complete: it is not output
 		 * (it is the exception's return address) */
-		cancelled = (uint32_t)it->addr;
+		cancelled = cancel_last(fl, it);
 		have_cancelled = 1;
-		fl->qn--;
-		fl->index--;
 	}
+	close_open(fl);
 
 	if (pkt->isa == PFT_ISA_UNKNOWN)
 		return; /* before the first I-sync: the address is incomplete */
@@ -352,9 +515,7 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 			}
 		}
 	}
-	fl->addr = (uint32_t)pkt->address;
-	fl->isa = pkt->isa;
-	fl->have_addr = 1;
+	set_addr(fl, (uint32_t)pkt->address, pkt->isa);
 	fl->direct_pending = 0;
 }
 
@@ -365,6 +526,9 @@ int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const str
 	if (!fl || !pkt || fl->ended || (fl->qn && !(fl->qn == 1 && held(fl))))
 		return -PFT_E_INVAL;
 	switch (pkt->type) {
+	case PFT_ETM3_PHDR:
+		phdr(fl, pkt);
+		break;
 	case PFT_ETM3_UNSYNCED:
 		it = event(fl, PFT_EV_UNSYNCED, pkt);
 		if (it)
@@ -377,15 +541,12 @@ int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const str
 			it->reason = pkt->reason; /* enum pft_etm3_error */
 			it->flags |= PFT_FLOW_F_ETM3;
 		}
-		fl->have_addr = 0;
+		lose_addr(fl);
 		fl->have_last = 0;
 		fl->wcycles = 0;
 		break;
 	case PFT_ETM3_ISYNC:
 		isync(fl, pkt);
-		break;
-	case PFT_ETM3_PHDR:
-		phdr(fl, pkt);
 		break;
 	case PFT_ETM3_BRANCH:
 		branch(fl, pkt);
@@ -434,6 +595,7 @@ int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
 {
 	if (!fl)
 		return -PFT_E_INVAL;
+	close_open(fl);
 	fl->ended = 1;
 	return 0;
 }
@@ -457,20 +619,14 @@ int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow
 
 static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
 {
-	unsigned i;
-
 	if (!fl->qn)
 		return fl->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
-	/* The last range of a packet is held until the next packet: a branch
-	 * packet with exception information may say it was cancelled. */
+	/* The last range is held until the next packet: it may grow, and a
+	 * branch packet with exception information may say that its last
+	 * instruction was cancelled. */
 	if (fl->qn == 1 && !fl->ended && fl->q[fl->qh].kind == PFT_FLOW_RANGE)
 		return -PFT_E_AGAIN;
-	i = fl->qh;
-	*item = fl->q[i];
-	if (item->kind == PFT_FLOW_RANGE) {
-		fl->cur = fl->qi[i];
-		item->insns = &fl->cur;
-	}
+	*item = fl->q[fl->qh];
 	fl->qh = (fl->qh + 1) % QCAP;
 	fl->qn--;
 	return 0;

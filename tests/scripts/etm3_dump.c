@@ -9,7 +9,8 @@
  * bytes at a time (default: all at once).  With --flow, the packets go
  * through the ETMv3 instruction flow against IMAGE (a memory dump loaded at
  * ADDR) and the flow items are printed instead: {"range":[addr,end],
- * "e":0|1,"cycles":N} or {"event":"name","cycles":N}. */
+ * "e":0|1,"cycles":N} for each instruction of a range, or
+ * {"event":"name","cycles":N}. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,11 +91,21 @@ static void print_flow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_p
 	else
 		pft_etm3_flow_decoder_end(fl);
 	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
-		if (it.kind == PFT_FLOW_RANGE)
-			printf("{\"range\":[%llu,%llu],\"e\":%d,\"cycles\":%u}\n",
-			       (unsigned long long)it.addr, (unsigned long long)it.end,
-			       it.end_kind != PFT_RANGE_NOT_TAKEN, it.cycles);
-		else
+		if (it.kind == PFT_FLOW_RANGE) {
+			/* one line per instruction: OpenCSD's ETMv3 ranges are */
+			uint32_t i;
+
+			for (i = 0; i < it.ninsns; i++) {
+				const struct pft_insn *in = &it.insns[i];
+				int last = i + 1 == it.ninsns;
+
+				printf("{\"range\":[%llu,%llu],\"e\":%d,\"cycles\":%u}\n",
+				       (unsigned long long)in->addr,
+				       (unsigned long long)(in->addr + in->size),
+				       !last || it.end_kind != PFT_RANGE_NOT_TAKEN,
+				       it.insn_cycles ? it.insn_cycles[i] : last ? it.cycles : 0);
+			}
+		} else
 			printf("{\"event\":\"%s\",\"cycles\":%u,\"periodic\":%d}\n",
 			       pft_flow_event_name(it.type), it.cycles, it.reason == 0);
 	}

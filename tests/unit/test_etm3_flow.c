@@ -99,7 +99,8 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	struct pft_flow_item it;
 	uint64_t events[PFT_EV_NR] = { 0 };
 	static struct evs dev, mev;
-	size_t i, evbad = 0;
+	size_t i, evbad = 0, ranges = 0;
+	uint32_t k, sum;
 
 	snprintf(name, sizeof name, "TC2/ds5-dumps/etmv3_0x%02x.txt", id);
 	dev.n = mev.n = 0;
@@ -139,24 +140,37 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 				}
 				continue;
 			}
-			if (nmine < nds5 &&
-			    (ds5[nmine].addr != it.addr || ds5[nmine].cycles != it.cycles ||
-			     ds5[nmine].fail != (it.end_kind == PFT_RANGE_NOT_TAKEN))) {
-				if (bad++ < 5)
-					fprintf(stderr, "0x%02x row %zu: DS-5 %08x cycles %u%s, pft %08llx cycles %u%s (offset %llu)\n",
-						id, nmine, ds5[nmine].addr, ds5[nmine].cycles,
-						ds5[nmine].fail ? " fail" : "", (unsigned long long)it.addr,
-						it.cycles, it.end_kind == PFT_RANGE_NOT_TAKEN ? " fail" : "",
-						(unsigned long long)it.offset);
+			CHECK(it.insn_cycles != NULL);
+			CHECK(it.ninsns >= 1);
+			if (!it.insn_cycles)
+				continue;
+			ranges++;
+			for (k = 0, sum = 0; k < it.ninsns; k++) {
+				/* only the last instruction of a range can be N */
+				int fail = k + 1 == it.ninsns && it.end_kind == PFT_RANGE_NOT_TAKEN;
+				uint32_t a = (uint32_t)it.insns[k].addr, c = it.insn_cycles[k];
+
+				sum += c;
+				if (nmine < nds5 && (ds5[nmine].addr != a || ds5[nmine].cycles != c ||
+						     ds5[nmine].fail != fail)) {
+					if (bad++ < 5)
+						fprintf(stderr, "0x%02x row %zu: DS-5 %08x cycles %u%s, pft %08x cycles %u%s (offset %llu)\n",
+							id, nmine, ds5[nmine].addr, ds5[nmine].cycles,
+							ds5[nmine].fail ? " fail" : "", a, c, fail ? " fail" : "",
+							(unsigned long long)it.offset);
+				}
+				nmine++;
 			}
-			nmine++;
+			CHECK_EQ(sum, it.cycles);
+			CHECK_EQ(it.addr, it.insns[0].addr);
+			CHECK_EQ(it.end, it.insns[it.ninsns - 1].addr + it.insns[it.ninsns - 1].size);
 		}
 		if (!more)
 			break;
 	}
-	printf("trace ID 0x%02x: DS-5 %zu instructions, pft %zu, %zu differ; events: trace_on %llu, "
+	printf("trace ID 0x%02x: DS-5 %zu instructions, pft %zu in %zu ranges, %zu differ; events: trace_on %llu, "
 	       "no_address %llu, mem_nacc %llu, exception_return %llu, timestamp %llu\n",
-	       id, nds5, nmine, bad, (unsigned long long)events[PFT_EV_TRACE_ON],
+	       id, nds5, nmine, ranges, bad, (unsigned long long)events[PFT_EV_TRACE_ON],
 	       (unsigned long long)events[PFT_EV_NO_ADDRESS], (unsigned long long)events[PFT_EV_MEM_NACC],
 	       (unsigned long long)events[PFT_EV_EXCEPTION_RETURN],
 	       (unsigned long long)events[PFT_EV_TIMESTAMP]);
@@ -184,13 +198,16 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 
 /* An exception that cancels the last traced instruction: that instruction
  * is not output and is the exception's return address; without the cancel
- * bit it stays.  ARM NOPs at 0..0x2000, non-cycle-accurate. */
+ * bit it stays.  ARM NOPs at 0..0x2000, non-cycle-accurate.  Variant 0: no
+ * cancel, one range of two instructions; 1: cancel, the range loses its
+ * last instruction; 2: cancel, a timestamp between the two atoms makes the
+ * cancelled instruction a range of its own, which goes. */
 static void test_cancel(void)
 {
 	static uint8_t nops[0x2000];
 	struct pft_config cfg;
 	struct pft_image *img = pft_image_alloc();
-	int cancel;
+	int v;
 	size_t i;
 
 	for (i = 0; i < sizeof nops; i += 4) {
@@ -200,37 +217,46 @@ static void test_cancel(void)
 	pft_config_init(&cfg);
 	cfg.etmidr = 0x410CF250u;
 	cfg.etmcr = 0;
-	for (cancel = 0; cancel < 2; cancel++) {
+	for (v = 0; v < 3; v++) {
 		struct pft_etm3_encoder *e = pft_etm3_encoder_alloc(&cfg);
 		struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(&cfg);
 		struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(&cfg, img);
-		struct pft_etm3_packet pk[5], p;
+		struct pft_etm3_packet pk[8], p;
 		struct pft_flow_item it;
 		uint8_t buf[64];
 		size_t n = 0;
-		uint64_t ranges[8], exc_next = 0, exc = 0;
-		unsigned nr = 0, k;
+		uint64_t ranges[8], ends[8], exc_next = 0, exc = 0, insns = 0;
+		uint32_t nins[8];
+		unsigned nr = 0, k, np = 0;
 
 		memset(pk, 0, sizeof pk);
-		pk[0].type = PFT_ETM3_ASYNC;
-		pk[1].type = PFT_ETM3_ISYNC;
-		pk[1].address = 0x1000;
-		pk[1].isa = PFT_ISA_ARM;
-		pk[1].reason = 1;
-		pk[2].type = PFT_ETM3_PHDR; /* E E */
-		pk[2].format = 1;
-		pk[2].atom_count = 2;
-		pk[2].atoms = 3;
-		pk[3].type = PFT_ETM3_BRANCH; /* IRQ to 0x18 */
-		pk[3].address = 0x18;
-		pk[3].isa = PFT_ISA_ARM;
-		pk[3].flags = PFT_E3F_EXC | (cancel ? PFT_E3F_CANCEL : 0);
-		pk[3].exception = 14;
-		pk[4].type = PFT_ETM3_PHDR; /* E */
-		pk[4].format = 1;
-		pk[4].atom_count = 1;
-		pk[4].atoms = 1;
-		for (k = 0; k < 5; k++)
+		pk[np++].type = PFT_ETM3_ASYNC;
+		pk[np].type = PFT_ETM3_ISYNC;
+		pk[np].address = 0x1000;
+		pk[np].isa = PFT_ISA_ARM;
+		pk[np++].reason = 1;
+		pk[np].type = PFT_ETM3_PHDR; /* E E, or E (timestamp) E */
+		pk[np].format = 1;
+		pk[np].atom_count = v == 2 ? 1 : 2;
+		pk[np++].atoms = v == 2 ? 1 : 3;
+		if (v == 2) {
+			pk[np].type = PFT_ETM3_TIMESTAMP;
+			pk[np++].timestamp = 5;
+			pk[np].type = PFT_ETM3_PHDR;
+			pk[np].format = 1;
+			pk[np].atom_count = 1;
+			pk[np++].atoms = 1;
+		}
+		pk[np].type = PFT_ETM3_BRANCH; /* IRQ to 0x18 */
+		pk[np].address = 0x18;
+		pk[np].isa = PFT_ISA_ARM;
+		pk[np].flags = PFT_E3F_EXC | (v ? PFT_E3F_CANCEL : 0);
+		pk[np++].exception = 14;
+		pk[np].type = PFT_ETM3_PHDR; /* E */
+		pk[np].format = 1;
+		pk[np].atom_count = 1;
+		pk[np++].atoms = 1;
+		for (k = 0; k < np; k++)
 			n += (size_t)pft_etm3_encoder_encode(e, &pk[k], buf + n, sizeof buf - n);
 		pft_etm3_decoder_feed(d, buf, n);
 		pft_etm3_decoder_end(d);
@@ -241,8 +267,13 @@ static void test_cancel(void)
 			else
 				CHECK_EQ(pft_etm3_flow_decoder_end(fl), 0);
 			while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
-				if (it.kind == PFT_FLOW_RANGE && nr < 8)
+				if (it.kind == PFT_FLOW_RANGE && nr < 8) {
+					CHECK_EQ(it.index, insns);
+					insns += it.ninsns;
+					ends[nr] = it.end;
+					nins[nr] = it.ninsns;
 					ranges[nr++] = it.addr;
+				}
 				if (it.kind == PFT_FLOW_EVENT && it.type == PFT_EV_EXCEPTION) {
 					exc = it.value;
 					exc_next = it.next;
@@ -253,15 +284,17 @@ static void test_cancel(void)
 		}
 		CHECK_EQ(pft_etm3_flow_decoder_next(fl, &it, sizeof it), -PFT_E_EOS);
 		CHECK_EQ(exc, 14);
-		if (cancel) {
-			CHECK_EQ(nr, 2);
-			CHECK_EQ(ranges[0], 0x1000);
-			CHECK_EQ(ranges[1], 0x18);
+		CHECK_EQ(nr, 2);
+		CHECK_EQ(ranges[0], 0x1000);
+		CHECK_EQ(ranges[1], 0x18);
+		CHECK_EQ(nins[1], 1);
+		if (v) {
+			CHECK_EQ(nins[0], 1);
+			CHECK_EQ(ends[0], 0x1004);
 			CHECK_EQ(exc_next, 0x1004); /* the cancelled instruction */
 		} else {
-			CHECK_EQ(nr, 3);
-			CHECK_EQ(ranges[1], 0x1004);
-			CHECK_EQ(ranges[2], 0x18);
+			CHECK_EQ(nins[0], 2);
+			CHECK_EQ(ends[0], 0x1008);
 			CHECK_EQ(exc_next, 0x1008);
 		}
 		pft_etm3_flow_decoder_free(fl);

@@ -236,7 +236,10 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 			   it->end_kind != PFT_RANGE_STOPPED;
 		int wp = last && (it->end_kind == PFT_RANGE_TAKEN ||
 				  it->end_kind == PFT_RANGE_NOT_TAKEN);
-		int cc = last && (it->flags & PFT_FLOW_F_CC);
+		/* cycles: each instruction's where the trace gives them (ETMv3),
+		 * else the last one's */
+		int cc = (it->flags & PFT_FLOW_F_CC) && (last || it->insn_cycles);
+		uint32_t cyc = it->insn_cycles ? it->insn_cycles[i] : it->cycles;
 		const char *sym = NULL;
 		uint64_t off = 0;
 		struct pft_dbg_symbol ds;
@@ -272,7 +275,7 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 			if (last && it->end_kind == PFT_RANGE_WPU)
 				fputs(",\"waypoint_update\":true", o->f);
 			if (cc)
-				fprintf(o->f, ",\"cycles\":%u", it->cycles);
+				fprintf(o->f, ",\"cycles\":%u", cyc);
 			if (sym) {
 				fputs(",\"sym\":", o->f);
 				json_str(o->f, sym);
@@ -298,7 +301,7 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		else if (tail)
 			fputs("       ", o->f);
 		if (cc)
-			fprintf(o->f, "  cyc=%u", it->cycles);
+			fprintf(o->f, "  cyc=%u", cyc);
 		if (sym)
 			fprintf(o->f, "  <%s+0x%" PRIx64 ">", sym, off);
 		if (haveline) {
@@ -354,13 +357,19 @@ static void put_range(struct decode_out *o, const struct pft_flow_item *it)
 	if (!o->pending) {
 		o->run = *it;
 		o->run.insns = NULL;
+		o->run.insn_cycles = NULL;
 		o->run_ninsns = it->ninsns;
 		o->pending = 1;
 	} else {
 		uint64_t start = o->run.addr, index = o->run.index;
+		/* cycles given per instruction (ETMv3) add up over the run */
+		uint32_t before = (o->run.flags & PFT_FLOW_F_CC) ? o->run.cycles : 0;
 
 		o->run = *it;
 		o->run.insns = NULL;
+		o->run.insn_cycles = NULL;
+		if (it->insn_cycles)
+			o->run.cycles += before;
 		o->run.addr = start;
 		o->run.index = index;
 		o->run_ninsns += it->ninsns;
