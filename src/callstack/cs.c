@@ -111,7 +111,10 @@ static uint64_t time_now(struct pft_cs_tracker *cs, int *ok)
 	}
 	if (!*ok)
 		return 0;
-	if ((uint64_t)t > cs->last_time)
+	/* a clock beyond 2^64 ns (wild timestamps, a 1 Hz clock) saturates */
+	if (t >= 18446744073709551616.0)
+		cs->last_time = UINT64_MAX;
+	else if ((uint64_t)t > cs->last_time)
 		cs->last_time = (uint64_t)t;
 	return cs->last_time;
 }

@@ -26,6 +26,8 @@
                          this: two junk frames where bytes were lost, or a new
                          ID at the window's edge, are no evidence; three broken
                          frames or one A-sync more are */
+#define REALIGN_MIN_FRAMES 4 /* fewer whole frames to weigh (the capture's
+                                end): too little evidence, keep the alignment */
 #define W_KEEP_EVEN 12 /* an even shift changes only the auxiliary byte: it
                           must show two A-syncs or six broken frames more */
 
@@ -177,6 +179,8 @@ unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, s
 	if (n < from + 2 * PFT_FRAME_SIZE - 1)
 		return 0;
 	frames = (unsigned)((n - from - (PFT_FRAME_SIZE - 1)) / PFT_FRAME_SIZE);
+	if (frames < REALIGN_MIN_FRAMES)
+		return 0;
 	for (k = 0; k < PFT_FRAME_SIZE; k++) {
 		long score = shift_score(ids, win + from + k, frames);
 

@@ -532,6 +532,26 @@ static void test_forms(void)
 	CHECK(!pft_cs_is_return_form(PFT_ISA_THUMB, 0xF8DFF004u, 4));/* ldr pc, [pc, #4] */
 }
 
+/* A timestamp beyond 2^64 ns saturates the clock (found by fuzz_callstack:
+ * the double -> u64 conversion overflowed). */
+static void test_time_saturates(void)
+{
+	struct pft_cs_config cfg;
+	struct pft_cs_tracker *cs;
+
+	pft_cs_config_init(&cfg);
+	cfg.ts_hz = 1;
+	cfg.cpu_hz = 1;
+	cs = pft_cs_tracker_alloc(&cfg);
+	CHECK(cs != NULL);
+	flow_event(cs, PFT_EV_TIMESTAMP, 0x1000, UINT64_MAX, 0, 0);
+	call(cs, 0x1010, 0x2000);
+	CHECK(find(PFT_CS_CALL, 0) != NULL);
+	if (find(PFT_CS_CALL, 0))
+		CHECK_EQ(find(PFT_CS_CALL, 0)->time_ns, UINT64_MAX);
+	pft_cs_tracker_free(cs);
+}
+
 static void test_misuse(void)
 {
 	struct pft_cs_tracker *cs = mk(0);
@@ -553,6 +573,7 @@ static void test_misuse(void)
 int main(void)
 {
 	test_bl_bx_lr();
+	test_time_saturates();
 	test_blx_pop();
 	test_mov_lr_pc();
 	test_not_returns();
