@@ -10,3 +10,10 @@ if(PYTHON3)
 endif()
 add_test(NAME hostile_cli COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/scripts/hostile_cli.sh)
 set_tests_properties(hostile_cli PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 120)
+# pft record refuses executions that cannot happen (defect 1): real plain
+# and qemu logs damaged line by line (scripts/hostile_record.py).
+if(PYTHON3)
+  add_test(NAME hostile_record
+           COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/scripts/hostile_record.py)
+  set_tests_properties(hostile_record PROPERTIES ENVIRONMENT "${PFT_TEST_ENV}" TIMEOUT 300)
+endif()

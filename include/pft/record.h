@@ -114,6 +114,27 @@ PFT_API int pft_rec_parse_u64(const char *s, uint64_t *out);
  * frequencies > 0; cpu_freq 0 gives cycle). */
 PFT_API uint64_t pft_rec_ts_of_cycle(uint64_t cycle, uint64_t cpu_freq, uint64_t ts_freq);
 
+/* ---- the step rule (record_check.c) ------------------------------------ */
+
+/* Can the instruction at addr, in instruction set isa, be the next to retire
+ * after prev (opcode, size, isa and condcode filled in) with no exception in
+ * between?  prev falls through (a non-branch, a conditional branch whose
+ * condition failed), goes to its direct target in the target's instruction
+ * set, or, an indirect branch, goes anywhere, changing the instruction set
+ * only when it interworks (BX, BLX, loads to the PC, A32 data processing to
+ * the PC) or returns from an exception.  1 yes; 0 no, and why (if not NULL)
+ * receives what prev can do ("A32 0xe0810002, not a branch: falls through to
+ * 0x00001004 A32"). */
+PFT_API int pft_rec_can_follow(const struct pft_rec_insn *prev, uint64_t addr, enum pft_isa isa,
+                               char *why, size_t cap);
+/* Can an exception of this type (enum pft_rec_exc_type) enter at vector?
+ * Its offset in a vector table whose base is 32-byte aligned (VBAR, the low
+ * vectors at 0, the high vectors at 0xFFFF0000): 1 yes, 0 no. */
+PFT_API int pft_rec_is_vector(unsigned type, uint64_t vector);
+/* That offset (0x04 undef, 0x08 svc, 0x0c pabt, 0x10 dabt, 0x18 irq, 0x1c
+ * fiq, 0 reset); -1 for another type. */
+PFT_API int pft_rec_vector_offset(unsigned type);
+
 /* ---- program ELF (record_elf.c) ----------------------------------------- */
 
 struct pft_rec_segment {
@@ -193,6 +214,7 @@ PFT_API int pft_rec_emu_run(const struct pft_rec_elf *elf, const struct pft_rec_
 
 struct pft_rec_src_stats {
 	uint64_t lines, insns, skipped_lines, syscalls;
+	uint64_t signals;        /* qemu: asynchronous signals delivered */
 };
 /* Replay a qemu-arm "-singlestep -d exec,nochain" log; code bytes from elf
  * (and extra images).  Streams the file.  0 or -PFT_E_*. */

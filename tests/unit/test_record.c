@@ -206,8 +206,10 @@ static void test_logs(void)
 	img.seg = &seg;
 	img.nseg = 1;
 	put32(0x1000, 0xe0810002);          /* add */
-	put32(0x1004, 0x0afffffe);          /* beq */
+	put32(0x1004, 0x0afffffe);          /* beq . */
 	put32(0x1008, 0xef000005);          /* svc */
+	put32(0x100c, 0xe12fff10);          /* bx r0 */
+	put32(0x1018, 0xe25ef004);          /* subs pc, lr, #4: the IRQ vector of a table at 0x1000 */
 	put16(0x2000, 0xbf07);              /* ittee eq */
 	put16(0x2002, 0x4608);
 	put16(0x2004, 0xf8d1);              /* ldr.w r0, [r1, #256]: hw1 first */
@@ -219,25 +221,29 @@ static void test_logs(void)
 	sink.exception = c_exc;
 	sink.ctx = &c;
 
-	/* plain: IT conditions tracked from the code, exception lines, BKPT ends */
+	/* plain: IT conditions tracked from the code, exception lines (an SVC
+	 * whose handler is not listed, an IRQ at its vector), BKPT ends */
 	memset(&c, 0, sizeof(c));
-	f = text_file("# x\n00001000 A32\n00001004 A32 extra\n\n00002000 T32\n00002002 T32\n"
-	              "! irq 00002004\n00001000 A32\n00002004 T32\n00002008 T32\n0000200a T32\n"
-	              "0000200c T32\n00001000 A32\n");
+	f = text_file("# x\n00001000 A32\n00001004 A32 extra\n\n00001008 A32\n! svc 0000100c\n"
+	              "0000100c A32\n00002000 T32\n00002002 T32\n! irq 00002004 T32\n00001018 A32\n"
+	              "00002004 T32\n00002008 T32\n0000200a T32\n0000200c T32\n00001000 A32\n");
 	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, 0);
-	CHECK_EQ(c.n, 8);
-	CHECK_EQ(c.nx, 1);
-	CHECK_EQ(c.ex_before[0], 4);
-	CHECK_EQ(c.ex[0].type, PFT_REC_EXC_IRQ);
-	CHECK_EQ(c.ex[0].pref_return, 0x2004);
-	CHECK_EQ(c.ex[0].vector, 0x1000);
+	CHECK_EQ(c.n, 10);
+	CHECK_EQ(c.nx, 2);
+	CHECK_EQ(c.ex_before[0], 3);
+	CHECK_EQ(c.ex[0].type, PFT_REC_EXC_SVC);
+	CHECK_EQ(c.ex_before[1], 6);
+	CHECK_EQ(c.ex[1].type, PFT_REC_EXC_IRQ);
+	CHECK_EQ(c.ex[1].pref_return, 0x2004);
+	CHECK_EQ(c.ex[1].vector, 0x1018);
+	CHECK_EQ(c.ex[1].return_isa, PFT_ISA_THUMB);
 	CHECK_EQ(c.in[1].condcode, 0);      /* beq */
-	CHECK_EQ(c.in[3].condcode, 0);      /* moveq in the IT block */
-	CHECK_EQ(c.in[5].size, 4);
-	CHECK_EQ(c.in[5].condcode, 14);     /* not in sequence after the IRQ: no IT */
-	CHECK_EQ(st.lines, 12);             /* stopped at the BKPT */
+	CHECK_EQ(c.in[5].condcode, 0);      /* moveq in the IT block */
+	CHECK_EQ(c.in[7].size, 4);
+	CHECK_EQ(c.in[7].condcode, 14);     /* not in sequence after the IRQ: no IT */
+	CHECK_EQ(st.lines, 15);             /* stopped at the BKPT */
 
 	/* plain: errors name the line */
 	memset(&c, 0, sizeof(c));
@@ -259,6 +265,85 @@ static void test_logs(void)
 	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
 	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
+
+	/* plain: executions that cannot happen are refused at their line */
+	{
+		static const struct { const char *log, *want; } bad[] = {
+			{ "00001000 A32\n00001008 A32\n", "line 2: 0x00001008 A32 cannot follow 0x00001000 A32 (A32 0xe0810002, not a branch: falls through to 0x00001004 A32)" },
+			{ "00001000 A32\n00001004 T32\n", "line 2: 0x00001004 T32 cannot follow" },
+			{ "00001004 A32\n00001000 A32\n", "conditional direct branch: to 0x00001004 A32 or on to 0x00001008" },
+			{ "0000100c A32\n00002000 T32\n00002004 T32\n", "line 3: 0x00002004 T32 cannot follow 0x00002000 T32" },
+			{ "00001000 A32\n! irq 00001008\n00001018 A32\n", "line 2: irq return address 0x00001008 A32 cannot follow 0x00001000" },
+			{ "00001000 A32\n! irq 00001004\n00001010 A32\n", "line 3: 0x00001010 cannot be the irq vector (offset 0x18" },
+			{ "00001000 A32\n! svc 00001004\n00001004 A32\n", "line 2: svc return address 0x00001004 A32 cannot follow" },
+		};
+		unsigned i;
+
+		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+			msg[0] = 0;
+			f = text_file(bad[i].log);
+			rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+			fclose(f);
+			CHECK_EQ(rc, -PFT_E_FORMAT);
+			if (!strstr(msg, bad[i].want))
+				fprintf(stderr, "plain case %u: got '%s'\n", i, msg);
+			CHECK(strstr(msg, bad[i].want) != NULL);
+		}
+	}
+
+	/* qemu: an unreadable Trace line, a jump nothing makes, and a signal:
+	 * qemu logs the TB at 0x2004, stops before running it ("Stopped
+	 * execution"), and the kernel enters a handler; that line is taken back
+	 * and the signal is an untraced kernel entry returning to 0x2004 */
+	memset(&c, 0, sizeof(c));
+	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	              "Trace 0: 0x7f00 [00000480/0000zz04/00000000/00000201]\n");
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	CHECK(strstr(msg, "line 2: unreadable 'Trace' line") != NULL);
+	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	              "Trace 0: 0x7f00 [00000480/00001008/00000000/00000201]\n");
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	CHECK(strstr(msg, "line 2: 0x00001008 A32 cannot follow 0x00001000 A32") != NULL);
+	memset(&c, 0, sizeof(c));
+	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n"
+	              "Trace 0: 0x7f20 [0f800480/00002004/00000000/00000201]\n"
+	              "Stopped execution of TB chain before 0x7f20 [00002004] sym\n"
+	              "Trace 0: 0x7f30 [00000480/00001000/00000000/00000201] handler\n"
+	              "Trace 0: 0x7f40 [00000480/00001004/00000000/00000201] handler\n");
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 4);
+	CHECK_EQ(c.nx, 1);
+	CHECK_EQ(st.signals, 1);
+	CHECK_EQ(c.ex_before[0], 2);
+	CHECK(c.ex[0].untraced);
+	CHECK_EQ(c.ex[0].pref_return, 0x2004);
+	CHECK_EQ(c.ex[0].return_isa, PFT_ISA_THUMB);
+	CHECK_EQ(c.in[2].addr, 0x1000);
+	/* stopped, then resumed at the same place: nothing was delivered */
+	memset(&c, 0, sizeof(c));
+	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n"
+	              "Stopped execution of TB chain before 0x7f10 [00002002] sym\n"
+	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n");
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 2);
+	CHECK_EQ(c.nx, 0);
+	/* a stop that names another instruction than the line before */
+	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	              "Stopped execution of TB chain before 0x7f10 [00002008] sym\n");
+	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	CHECK(strstr(msg, "line 2") != NULL);
 
 	/* qemu: Thumb bit 23, ITSTATE in [31:24], SVC as an untraced kernel entry,
 	 * other lines skipped */

@@ -40,6 +40,8 @@ static void usage(FILE *f)
 "  --seed S              seed of --irq-random (default 1)\n"
 "  --qemu-log LOG        replay a qemu-arm -singlestep -d exec,nochain log\n"
 "  --import LOG          replay a plain executed-instruction log\n"
+"                        (a log is checked line by line: an execution that\n"
+"                        cannot happen is refused, naming the line)\n"
 "  --elf FILE[@BASE]     program (and shared objects) holding the code of a log;\n"
 "                        repeatable; @BASE adds BASE to its addresses (a shared\n"
 "                        object or PIE loaded at BASE)\n"
@@ -388,8 +390,9 @@ static void summary(const struct record *r, const struct pft_rec_pipe *p,
 		        "re-inserted", es->stop_reason, (unsigned long long)es->stop_addr, es->r0,
 		        (unsigned long long)es->it_reinserted);
 	if (ss)
-		fprintf(stderr, "; %llu log lines, %llu system calls", (unsigned long long)ss->lines,
-		        (unsigned long long)ss->syscalls);
+		fprintf(stderr, "; %llu log lines, %llu system calls, %llu signals",
+		        (unsigned long long)ss->lines, (unsigned long long)ss->syscalls,
+		        (unsigned long long)ss->signals);
 	fputc('\n', stderr);
 	if (rp)
 		record_ptm_summary(rp, stderr);
