@@ -40,6 +40,7 @@ LAYERS = [
     "image",
     "flow",
     "etm3flow",  # the ETMv3 instruction flow: etm3 packets against the image, flow items
+    "parallel",  # one stream's segments decoded apart and joined (packet and flow internals)
     "snapshot",  # below ptm: the one ini reader and register table
     "ptm",
     "probe",
@@ -52,7 +53,7 @@ LAYERS = [
 
 # Layers whose violations fail the check (the others are only reported).
 CLEAN = {"common", "frame", "tfo", "packet", "etm3", "state", "isa", "image", "flow",
-         "etm3flow", "snapshot", "ptm", "probe", "source", "debuginfo", "callstack",
+         "etm3flow", "parallel", "snapshot", "ptm", "probe", "source", "debuginfo", "callstack",
          "coverage", "record"}
 
 # Public headers that belong to no single layer.

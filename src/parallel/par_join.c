@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The serial decoder and the joins (pft/parallel.h, par_int.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/struct_size.h"
+#include "parallel/par_int.h"
+
+enum { J_IDLE, J_RUN, J_ENDED, J_EOS };
+
+struct pft_par {
+	struct par_cfg c;
+	struct par_dec dec;          /* the serial decoder */
+	int state;
+	int fed;                     /* bytes were given */
+	uint64_t next_off;           /* where the next stretch must start */
+	/* the stretch being joined */
+	struct pft_par_seg *seg;     /* NULL once taken or given up */
+	unsigned snap_i;             /* next snapshot to compare */
+	/* a taken segment's items still to give: [q_i, q_n), then its held item */
+	struct pft_par_seg *q;
+	size_t q_i, q_n;
+	int q_held;
+	uint64_t q_delta;            /* FLOW: instruction index shift of q's items */
+	int pkt_in_flow;             /* FLOW: a packet was put, its items not all pulled */
+	uint64_t pkt_end;            /* offset after that packet */
+	int flow_ended;
+	struct pft_par_counts counts;
+	struct pft_par_join_stats js;
+};
+
+struct pft_par *pft_par_alloc(enum pft_par_kind kind, const struct pft_config *cfg,
+			      struct pft_image *img, enum pft_isync_resync mode)
+{
+	struct pft_par *p = calloc(1, sizeof *p);
+
+	if (!p)
+		return NULL;
+	if (par_cfg_init(&p->c, kind, cfg, img, mode) || par_dec_open(&p->dec, &p->c, 0)) {
+		pft_par_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void pft_par_free(struct pft_par *p)
+{
+	if (!p)
+		return;
+	par_dec_close(&p->dec);
+	free(p);
+}
+
+static int busy(const struct pft_par *p)
+{
+	return p->state == J_RUN;
+}
+
+/* The serial decoder takes over segment s at snapshot sn (NULL: the whole
+ * segment, which started where the stream starts). */
+static void take(struct pft_par *p, struct pft_par_seg *s, const struct par_snap *sn)
+{
+	struct par_snap start;
+	unsigned t, j;
+
+	if (!sn) {
+		memset(&start, 0, sizeof start);
+		sn = &start;
+		p->counts.first_error = s->counts.first_error;
+	} else {
+		p->js.joined++;
+	}
+	if (p->c.kind == PFT_PAR_FLOW) {
+		struct pft_flow_stats st, segst;
+
+		pft_flow_decoder_get_stats(p->dec.flow, &st, sizeof st);
+		pft_flow_decoder_get_stats(s->dec.flow, &segst, sizeof segst);
+		par_stats_add_delta(&st, &segst, &sn->st);
+		p->q_delta = par_dec_index(&p->dec) - sn->insn_index;
+		par_dec_rebase(&s->dec, p->q_delta, &st);
+	} else {
+		uint64_t before = p->counts.errors;
+
+		for (t = 0; t < PFT_PKT_NR_TYPES; t++) {
+			p->counts.count[t] += s->counts.count[t] - sn->counts.count[t];
+			p->counts.bytes[t] += s->counts.bytes[t] - sn->counts.bytes[t];
+		}
+		p->counts.errors += s->counts.errors - sn->counts.errors;
+		if (!before && p->counts.errors && sn != &start) {
+			/* the first error after sn: noted at sn or a later snapshot */
+			j = (unsigned)(sn - s->snaps);
+			while (j < s->nsnap && s->snaps[j].first_error == UINT64_MAX)
+				j++;
+			p->counts.first_error = j < s->nsnap ? s->snaps[j].first_error : 0;
+		}
+	}
+	par_dec_close(&p->dec);
+	p->dec = s->dec;
+	memset(&s->dec, 0, sizeof s->dec);
+	p->q = s;
+	p->q_i = sn->nitems;
+	p->q_n = s->n;
+	p->q_held = s->held;
+	p->pkt_in_flow = 0;
+	p->seg = NULL;
+	s->decoded = 0;
+}
+
+int pft_par_join(struct pft_par *p, struct pft_par_seg *s, const uint8_t *buf, size_t len,
+		 uint64_t off)
+{
+	int r;
+
+	if (!p || (!buf && len) || busy(p) || p->state >= J_ENDED || off != p->next_off)
+		return -PFT_E_INVAL;
+	if (s && (!s->decoded || s->buf != buf || s->len != len || s->off != off ||
+		  s->c.kind != p->c.kind))
+		return -PFT_E_INVAL;
+	p->next_off = off + len;
+	p->state = J_RUN;
+	p->q = NULL;
+	p->seg = NULL;
+	p->snap_i = 0;
+	if (s && !p->fed && off == 0) {
+		/* the stream's start: the segment is the serial decoder */
+		p->fed = 1;
+		take(p, s, NULL);
+		return 0;
+	}
+	p->fed = 1;
+	r = pft_pkt_decoder_feed(p->dec.pkt, buf, len);
+	if (r)
+		return r;
+	if (s && s->nsnap && s->status == -PFT_E_AGAIN)
+		p->seg = s;
+	else
+		p->js.serial++;
+	return 0;
+}
+
+int pft_par_resync(struct pft_par *p)
+{
+	if (!p || busy(p) || p->state >= J_ENDED)
+		return -PFT_E_INVAL;
+	pft_pkt_decoder_resync(p->dec.pkt);
+	if (p->dec.flow)
+		pft_flow_decoder_resync(p->dec.flow);
+	p->pkt_in_flow = 0;
+	p->q = NULL;
+	p->seg = NULL;
+	p->state = J_RUN;
+	return 0;
+}
+
+int pft_par_end(struct pft_par *p)
+{
+	if (!p || busy(p) || p->state >= J_ENDED)
+		return -PFT_E_INVAL;
+	pft_pkt_decoder_end(p->dec.pkt);
+	p->q = NULL;
+	p->seg = NULL;
+	p->state = J_ENDED;
+	return 0;
+}
+
+/* A packet boundary of the serial decoder at off: compare with the
+ * segment's snapshot there; take the segment if the states agree. */
+static void boundary(struct pft_par *p, uint64_t off)
+{
+	struct pft_par_seg *s = p->seg;
+	struct par_state st;
+
+	p->js.overlap_packets++;
+	while (p->snap_i < s->nsnap && s->snaps[p->snap_i].off < off)
+		p->snap_i++;
+	if (p->snap_i == s->nsnap) {
+		p->seg = NULL; /* past the last snapshot: serial to the end */
+		p->js.serial++;
+		return;
+	}
+	if (s->snaps[p->snap_i].off != off || !par_dec_state(&p->dec, &st) ||
+	    memcmp(&st, &s->snaps[p->snap_i].s, sizeof st))
+		return;
+	take(p, s, &s->snaps[p->snap_i]);
+}
+
+/* The end of a stretch (or of the stream). */
+static int stop(struct pft_par *p, int r)
+{
+	if (r == -PFT_E_AGAIN) {
+		if (p->seg) {
+			p->seg = NULL;
+			p->js.serial++;
+		}
+		p->state = J_IDLE;
+	} else if (r == -PFT_E_EOS) {
+		p->state = J_EOS;
+	}
+	return r;
+}
+
+int pft_par_next_packet(struct pft_par *p, struct pft_packet *pkt, size_t size)
+{
+	int r;
+
+	if (!p || !pkt || size != sizeof *pkt || p->c.kind != PFT_PAR_PACKETS)
+		return -PFT_E_INVAL;
+	if (p->state == J_IDLE)
+		return -PFT_E_AGAIN;
+	if (p->state == J_EOS)
+		return -PFT_E_EOS;
+	for (;;) {
+		if (p->q) {
+			if (p->q_i < p->q_n) {
+				*pkt = p->q->out.pkts[p->q_i++];
+				return 0;
+			}
+			p->q = NULL;
+		}
+		r = pft_pkt_decoder_next(p->dec.pkt, pkt, size);
+		if (r)
+			return stop(p, r);
+		pkt->offset += p->dec.base;
+		par_counts_add(&p->counts, pkt);
+		if (p->seg)
+			boundary(p, pkt->offset + pkt->size);
+		return 0;
+	}
+}
+
+int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
+{
+	struct pft_packet pkt;
+	int r;
+
+	if (!p || !it || size != sizeof *it || p->c.kind != PFT_PAR_FLOW)
+		return -PFT_E_INVAL;
+	if (p->state == J_IDLE)
+		return -PFT_E_AGAIN;
+	if (p->state == J_EOS)
+		return -PFT_E_EOS;
+	for (;;) {
+		if (p->q) {
+			if (p->q_i < p->q_n) {
+				*it = p->q->out.items[p->q_i++];
+				it->index += p->q_delta;
+				return 0;
+			}
+			if (p->q_held) {
+				p->q_held = 0;
+				*it = p->q->hold;
+				it->index += p->q_delta;
+				return 0;
+			}
+			p->q = NULL;
+		}
+		r = pft_flow_decoder_next(p->dec.flow, it, size);
+		if (r != -PFT_E_AGAIN)
+			return r == -PFT_E_EOS ? stop(p, r) : r;
+		if (p->pkt_in_flow) {
+			p->pkt_in_flow = 0;
+			if (p->seg) {
+				boundary(p, p->pkt_end);
+				continue;
+			}
+		}
+		r = pft_pkt_decoder_next(p->dec.pkt, &pkt, sizeof pkt);
+		if (r == -PFT_E_EOS && !p->flow_ended) {
+			p->flow_ended = 1;
+			pft_flow_decoder_end(p->dec.flow);
+			continue;
+		}
+		if (r)
+			return stop(p, r);
+		pkt.offset += p->dec.base;
+		pft_flow_decoder_put_packet(p->dec.flow, &pkt);
+		p->pkt_in_flow = 1;
+		p->pkt_end = pkt.offset + pkt.size;
+	}
+}
+
+int pft_par_get_counts(const struct pft_par *p, struct pft_par_counts *c, size_t size)
+{
+	if (!p || !c || !size)
+		return -PFT_E_INVAL;
+	pft_copy_out(c, size, &p->counts, sizeof p->counts);
+	return 0;
+}
+
+int pft_par_get_stats(const struct pft_par *p, struct pft_flow_stats *st, size_t size)
+{
+	if (!p || !st || !size || !p->dec.flow)
+		return -PFT_E_INVAL;
+	return pft_flow_decoder_get_stats(p->dec.flow, st, size);
+}
+
+int pft_par_get_join_stats(const struct pft_par *p, struct pft_par_join_stats *js, size_t size)
+{
+	if (!p || !js || !size)
+		return -PFT_E_INVAL;
+	pft_copy_out(js, size, &p->js, sizeof p->js);
+	return 0;
+}

@@ -1,0 +1,163 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* A segment decoded speculatively by fresh decoders, recording the
+ * snapshots a join compares against (pft/parallel.h, par_int.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parallel/par_int.h"
+
+struct pft_par_seg *pft_par_seg_alloc(enum pft_par_kind kind, const struct pft_config *cfg,
+				      struct pft_image *img, enum pft_isync_resync mode)
+{
+	struct pft_par_seg *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return NULL;
+	s->snaps = malloc(PFT_PAR_SNAPSHOTS * sizeof *s->snaps);
+	if (!s->snaps || par_cfg_init(&s->c, kind, cfg, img, mode)) {
+		pft_par_seg_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+void pft_par_seg_free(struct pft_par_seg *s)
+{
+	if (!s)
+		return;
+	par_dec_close(&s->dec);
+	free(s->snaps);
+	free(s);
+}
+
+/* A boundary after the item(s) of one packet: recorded if comparable. */
+static void snapshot(struct pft_par_seg *s, uint64_t off)
+{
+	struct par_snap *sn;
+
+	if (s->nsnap >= PFT_PAR_SNAPSHOTS)
+		return;
+	sn = &s->snaps[s->nsnap];
+	if (!par_dec_state(&s->dec, &sn->s))
+		return;
+	sn->off = off;
+	sn->first_error = UINT64_MAX;
+	sn->nitems = s->n;
+	sn->ninsns = s->ninsns;
+	sn->counts = s->counts;
+	if (s->dec.flow) {
+		sn->insn_index = par_dec_index(&s->dec);
+		pft_flow_decoder_get_stats(s->dec.flow, &sn->st, sizeof sn->st);
+	}
+	s->nsnap++;
+}
+
+/* An error item at off: the first after the last snapshot is noted there. */
+static void note_error(struct pft_par_seg *s, uint64_t off)
+{
+	if (s->nsnap && s->snaps[s->nsnap - 1].first_error == UINT64_MAX)
+		s->snaps[s->nsnap - 1].first_error = off;
+}
+
+/* Store one flow item (its instructions copied): 0, or 1 if there is no
+ * room (the item is held and the segment stops). */
+static int store_item(struct pft_par_seg *s, const struct pft_flow_item *it)
+{
+	const struct pft_par_buf *o = &s->out;
+	struct pft_flow_item *d;
+
+	if (!o->items)
+		return 0;
+	if (s->n == o->items_cap ||
+	    (it->ninsns && o->insns && o->insns_cap - s->ninsns < it->ninsns)) {
+		s->hold = *it;
+		s->held = 1;
+		s->full = 1;
+		return 1;
+	}
+	d = &o->items[s->n++];
+	*d = *it;
+	if (it->ninsns && o->insns) {
+		memcpy(o->insns + s->ninsns, it->insns, it->ninsns * sizeof *it->insns);
+		d->insns = o->insns + s->ninsns;
+		s->ninsns += it->ninsns;
+	} else if (it->ninsns) {
+		d->insns = NULL;
+	}
+	return 0;
+}
+
+static int decode_flow(struct pft_par_seg *s)
+{
+	struct pft_packet p;
+	struct pft_flow_item it;
+	int r;
+
+	while ((r = pft_pkt_decoder_next(s->dec.pkt, &p, sizeof p)) == 0) {
+		p.offset += s->dec.base;
+		if (p.type == PFT_PKT_ERROR)
+			note_error(s, p.offset);
+		pft_flow_decoder_put_packet(s->dec.flow, &p);
+		while ((r = pft_flow_decoder_next(s->dec.flow, &it, sizeof it)) == 0)
+			if (store_item(s, &it))
+				return -PFT_E_AGAIN;
+		if (r != -PFT_E_AGAIN)
+			return r;
+		snapshot(s, p.offset + p.size);
+	}
+	return r;
+}
+
+static int decode_packets(struct pft_par_seg *s)
+{
+	const struct pft_par_buf *o = &s->out;
+	struct pft_packet p, *dst;
+	int r;
+
+	for (;;) {
+		if (o->pkts && s->n == o->pkts_cap) {
+			s->full = 1;
+			return -PFT_E_AGAIN;
+		}
+		dst = o->pkts ? &o->pkts[s->n] : &p;
+		r = pft_pkt_decoder_next(s->dec.pkt, dst, sizeof *dst);
+		if (r)
+			return r;
+		dst->offset += s->dec.base;
+		par_counts_add(&s->counts, dst);
+		if (dst->type == PFT_PKT_ERROR)
+			note_error(s, dst->offset);
+		if (o->pkts)
+			s->n++;
+		snapshot(s, dst->offset + dst->size);
+	}
+}
+
+int pft_par_seg_decode(struct pft_par_seg *s, const uint8_t *buf, size_t len, uint64_t off,
+		       const struct pft_par_buf *out)
+{
+	static const struct pft_par_buf none;
+	int r;
+
+	if (!s || (!buf && len))
+		return -PFT_E_INVAL;
+	par_dec_close(&s->dec);
+	s->decoded = 0;
+	s->buf = buf;
+	s->len = len;
+	s->off = off;
+	s->out = out ? *out : none;
+	s->n = s->ninsns = 0;
+	s->full = s->held = 0;
+	s->nsnap = 0;
+	memset(&s->counts, 0, sizeof s->counts);
+	r = par_dec_open(&s->dec, &s->c, off);
+	if (r)
+		return r;
+	r = pft_pkt_decoder_feed(s->dec.pkt, buf, len);
+	if (r)
+		return r;
+	s->status = s->c.kind == PFT_PAR_FLOW ? decode_flow(s) : decode_packets(s);
+	s->decoded = 1;
+	return s->status == -PFT_E_AGAIN ? 0 : s->status;
+}
