@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""pft dump --stats --jobs N gives the output of --jobs 1, byte for byte.
+"""pft dump --jobs N gives the output of --jobs 1, byte for byte: the
+statistics (--stats), the listing and JSON Lines.
 
 Inputs: the TC2 snapshot; TC2's trace ID 0x13 stream (libpft's
 pft_frame_extract through ctypes) repeated 40 times as a raw capture, read
@@ -36,23 +37,28 @@ fails = 0
 checked = 0
 
 
-def dump(inp, opts, jobs, seg):
-    p = subprocess.run([PFT, "dump", "--stats", "--jobs", str(jobs), "--segment-size", str(seg),
-                        inp] + opts, capture_output=True, env=CHILD_ENV)
+def dump(inp, opts, fmt, jobs, seg):
+    p = subprocess.run([PFT, "dump", "--jobs", str(jobs), "--segment-size", str(seg), inp] +
+                       fmt + opts, capture_output=True, env=CHILD_ENV)
     return p.returncode, p.stdout, p.stderr
 
 
-def check(name, inp, opts, jobs_list=range(2, 9), segs=(64, 251, 4096)):
+FORMATS = (["--stats"], [], ["--json"])
+
+
+def check(name, inp, opts, jobs_list=range(2, 9), segs=(64, 251, 4096), formats=FORMATS):
     global fails, checked
-    ref = dump(inp, opts, 1, 4096)
-    for seg in segs:
-        for j in jobs_list:
-            got = dump(inp, opts, j, seg)
-            checked += 1
-            if got != ref:
-                fails += 1
-                print("FAIL: %s --jobs %d --segment-size %d differs from --jobs 1" % (name, j, seg))
-                return
+    for fmt in formats:
+        ref = dump(inp, opts, fmt, 1, 4096)
+        for seg in segs:
+            for j in jobs_list:
+                got = dump(inp, opts, fmt, j, seg)
+                checked += 1
+                if got != ref:
+                    fails += 1
+                    print("FAIL: %s %s --jobs %d --segment-size %d differs from --jobs 1" %
+                          (name, " ".join(fmt), j, seg))
+                    return
 
 
 def corrupt(b, rng):
@@ -86,6 +92,7 @@ with tempfile.TemporaryDirectory() as t:
     for i in range(100):
         g = os.path.join(t, "c%d.bin" % i)
         open(g, "wb").write(corrupt(stream * rng.randint(2, 12), rng))
-        check("corrupt copy %d (seed 2013)" % i, g, REGS, jobs_list=(2, 3, 8), segs=(64, 251))
-print("dump --stats --jobs: %d runs against --jobs 1, %d differ" % (checked, fails))
+        check("corrupt copy %d (seed 2013)" % i, g, REGS, jobs_list=(2, 3, 8), segs=(64, 251),
+              formats=(FORMATS[0], FORMATS[1 + i % 2]))
+print("dump --jobs: %d runs against --jobs 1, %d differ" % (checked, fails))
 sys.exit(1 if fails else 0)

@@ -12,7 +12,7 @@
 #include "input.h"
 #include "dump_all.h"
 #include "dump_etm3.h"
-#include "dump_jobs.h"
+#include "par_run.h"
 #include "input_probe.h"
 #include "pft/packet.h"
 
@@ -43,9 +43,10 @@ static void help(FILE *f)
 		"                       accounted for, frame statistics\n"
 		"  --id all             every PFT source at once, merged in capture order, the\n"
 		"                       trace ID on every line; other sources named and skipped\n"
-		"  --jobs N             with --stats: count on N threads (default: the machine's\n"
-		"                       cores); the figures are those of one thread\n"
-		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB)\n"
+		"  --jobs N             decode on N threads (default: the machine's cores); the\n"
+		"                       output is byte for byte that of one thread\n"
+		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB\n"
+		"                       with --stats, else 128 KiB)\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -78,7 +79,7 @@ struct dump {
 	uint64_t pin_off, pin_cap, zstart;
 	int pinned;
 	int tag; /* --id all: the trace ID put on every line (0: none) */
-	unsigned jobs;  /* --stats: threads (dump_jobs.h) */
+	unsigned jobs;  /* threads (par_run.h) */
 	size_t segment;
 };
 
@@ -476,18 +477,41 @@ static int count_all(struct dump *d, struct pft_pkt_decoder *dec)
 /* Every chunk of the input through the packet decoder to the output.
  * Returns the decoder's last status (-PFT_E_EOS when all went through), or
  * 1 after a read error (message printed). */
-static int dump_stream(struct dump *d, struct pft_pkt_decoder *dec, int want_stats)
+static int put_item(void *arg, const void *p)
 {
-	if (want_stats && d->jobs > 1) { /* dump_jobs.h */
-		struct dump_jobs_counts c;
-		uint64_t joins, serial;
-		int r = dump_jobs_count(d->in, d->jobs, d->segment, &c, &joins, &serial);
+	put(arg, p, 0);
+	return 0;
+}
+
+/* --jobs N (par_run.h): the same items, on N threads.  As dump_stream. */
+static int dump_jobs(struct dump *d, int want_stats)
+{
+	struct par_run r;
+	struct pft_par_counts c;
+	int k;
+
+	memset(&r, 0, sizeof r);
+	r.jobs = d->jobs;
+	r.segment = d->segment;
+	r.kind = PFT_PAR_PACKETS;
+	r.keep = !want_stats;
+	r.item = put_item;
+	r.arg = d;
+	k = par_run_stream(d->in, &d->in->config, NULL, d->in->isync_resync, &r);
+	if (want_stats && r.par && !pft_par_get_counts(r.par, &c, sizeof c)) {
 		memcpy(d->count, c.count, sizeof d->count);
 		memcpy(d->bytes, c.bytes, sizeof d->bytes);
 		d->errors = c.errors;
 		d->first_error = c.first_error;
-		return r;
 	}
+	pft_par_free(r.par);
+	return k;
+}
+
+static int dump_stream(struct dump *d, struct pft_pkt_decoder *dec, int want_stats)
+{
+	if (d->jobs > 1)
+		return dump_jobs(d, want_stats);
 	struct pft_packet p;
 	const uint8_t *buf = NULL;
 	size_t len = 0;
@@ -654,7 +678,7 @@ int cmd_dump(int argc, char **argv)
 		long nc = sysconf(_SC_NPROCESSORS_ONLN);
 		d.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
 	}
-	d.segment = a.segment ? a.segment : DUMP_JOBS_SEGMENT;
+	d.segment = a.segment; /* 0: par_run.h's default */
 	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, d.json && !a.want_stats, "dump");
 	if (rc)

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --jobs N for pft dump and pft decode (par_run.c): one PFT stream decoded
+ * on N threads through the library's split and join (pft/parallel.h), its
+ * items handed out in stream order, exactly the serial decoder's.
+ *
+ * The stream is read in windows of N segments (segment bytes each); the
+ * window is cut at A-syncs (pft_par_split), each segment decoded by
+ * pft_par_seg_decode on its own thread, then the segments are joined in
+ * order on this thread and their items handed to the caller, and the next
+ * window is read.  A chunk that follows a gap in the capture starts a new
+ * window, and the serial decoder resynchronises there, as the serial path
+ * does.  Memory: two windows (2 * N * segment bytes + a chunk) and, when
+ * items are kept (listings), each segment's item buffers (PAR_RUN_* below);
+ * a segment whose buffers fill stops there and the join decodes the rest
+ * of it serially. */
+#ifndef PFT_TOOLS_PAR_RUN_H
+#define PFT_TOOLS_PAR_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "pft/parallel.h"
+
+#define PAR_RUN_SEGMENT_STATS (4u << 20)  /* default segment bytes, totals only */
+#define PAR_RUN_SEGMENT_ITEMS (128u << 10) /* default segment bytes, items kept */
+/* Item buffers per segment, when items are kept: per segment byte, packets
+ * or flow items, and instructions. */
+#define PAR_RUN_ITEMS_PER_BYTE(seg) ((seg) / 4 + 64)
+#define PAR_RUN_INSNS_PER_BYTE(seg) ((seg) * 4 + 4096)
+
+struct par_run {
+	unsigned jobs;            /* threads, 1..PFT_PAR_MAX_SPLIT */
+	size_t segment;           /* stream bytes per segment (0: the default) */
+	enum pft_par_kind kind;
+	int keep;                 /* hand every item to item(); else totals only */
+	/* PACKETS: const struct pft_packet *; FLOW: const struct pft_flow_item *.
+	 * Nonzero stops the run (-PFT_E_IO). */
+	int (*item)(void *arg, const void *it);
+	void *arg;
+	struct pft_par *par;      /* after par_run_stream: the totals; free it */
+	struct pft_par_join_stats js;
+};
+
+/* Every chunk of in through r->jobs threads.  Returns the decoder's last
+ * status (-PFT_E_EOS when all went through), 1 after a read error (message
+ * printed, in->exit_code), -PFT_E_IO if item() stopped it, or
+ * -PFT_E_NOMEM. */
+int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_image *img,
+		   int isync_resync, struct par_run *r);
+
+#endif
