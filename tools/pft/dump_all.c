@@ -5,15 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "dump_all.h"
-#include "probe_out.h"
-#include "pft/probe.h"
-#include "pft/snapshot.h"
-
-#define PROBE_BYTES (16u << 20) /* capture bytes probed for the trace IDs */
+#include "sources_all.h"
 
 struct src {
 	struct input in;
@@ -30,38 +25,14 @@ struct dump_all {
 	const char *cmd;
 	unsigned n;
 	struct src s[DUMP_ALL_MAX];
-	unsigned nskip;
-	uint8_t skip_id[128];
-	char skip_what[128][24];
-	char skipped[2048];
+	struct sources_all sa;
 };
-
-static int is_dir(const char *path)
-{
-	struct stat sb;
-
-	return strcmp(path, "-") && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
-}
-
-static void skip(struct dump_all *a, uint8_t id, const char *what)
-{
-	if (a->nskip >= 128)
-		return;
-	a->skip_id[a->nskip] = id;
-	snprintf(a->skip_what[a->nskip], sizeof a->skip_what[0], "%s", what);
-	a->nskip++;
-}
 
 static int add(struct dump_all *a, const char *path, const struct input_opts *o)
 {
-	struct src *s;
+	struct src *s = &a->s[a->n];
 	int r;
 
-	if (a->n >= DUMP_ALL_MAX) {
-		cli_error(a->cmd, "%s: more than %d PFT sources: give --id", path, DUMP_ALL_MAX);
-		return PFT_EXIT_USAGE;
-	}
-	s = &a->s[a->n];
 	r = input_open(&s->in, path, o, 1, a->cmd);
 	if (r)
 		return r;
@@ -75,147 +46,23 @@ static int add(struct dump_all *a, const char *path, const struct input_opts *o)
 	return PFT_EXIT_OK;
 }
 
-/* 1 if the frames of file hold bytes of trace ID id (a bounded probe of
- * the file's first PROBE_BYTES; a raw buffer: 1). */
-static int has_data(const char *file, const char *format, uint8_t id)
-{
-	struct pft_probe_report *rep;
-	unsigned long long total;
-	unsigned char *buf = NULL;
-	size_t len;
-	unsigned i;
-	int yes = 1;
-
-	if (!file || pft_snapshot_buffer_format(format ? format : "coresight") == PFT_FRAME_RAW)
-		return 1;
-	rep = calloc(1, sizeof *rep);
-	if (!rep || probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) < 0) {
-		free(rep);
-		return 1; /* input_open says what is wrong */
-	}
-	rep->size = sizeof *rep;
-	if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_FRAMES, rep) == 0) {
-		yes = 0;
-		for (i = 0; i < rep->nstreams; i++)
-			if (rep->streams[i].id == id && rep->streams[i].bytes)
-				yes = 1;
-	}
-	free(buf);
-	free(rep);
-	return yes;
-}
-
-/* A snapshot: its PTM sources by name; the others are skipped. */
-static int open_snapshot(struct dump_all *a, const char *path, const struct input_opts *o)
-{
-	struct pft_snapshot *snap;
-	struct pft_snapshot_source ss;
-	struct input_opts one = *o;
-	char msg[1024];
-	size_t i, n;
-	int r = PFT_EXIT_OK;
-
-	if (pft_snapshot_open(path, &snap, msg, sizeof msg) < 0) {
-		cli_error(a->cmd, "%s", msg);
-		return PFT_EXIT_USAGE;
-	}
-	n = pft_snapshot_source_count(snap);
-	for (i = 0; i < n && !r; i++) {
-		if (pft_snapshot_source(snap, i, &ss) < 0)
-			continue;
-		if (!ss.is_ptm) {
-			skip(a, ss.trace_id, ss.type ? ss.type : "not PFT");
-			continue;
-		}
-		if (!has_data(ss.buffer_file, ss.buffer_format, ss.trace_id)) {
-			skip(a, ss.trace_id, "PTM, no data");
-			continue;
-		}
-		one.source = ss.name;
-		one.id = -1;
-		r = add(a, path, &one);
-	}
-	pft_snapshot_close(snap);
-	return r;
-}
-
-static enum pft_probe_layout layout_of(int format)
-{
-	return format == PFT_FRAME_RAW ? PFT_PROBE_LAYOUT_RAW
-	       : format == PFT_FRAME_CORESIGHT ? PFT_PROBE_LAYOUT_FRAMES
-	       : format == PFT_FRAME_TPIU ? PFT_PROBE_LAYOUT_TPIU : PFT_PROBE_LAYOUT_UNKNOWN;
-}
-
-/* A capture file: the probe says which trace IDs hold PFT, and (when no
- * register or flag is given) with which options. */
-static int open_capture(struct dump_all *a, const char *path, const struct input_opts *o)
-{
-	struct pft_probe_report *rep = calloc(1, sizeof *rep);
-	unsigned long long total;
-	unsigned char *buf = NULL;
-	size_t len, i;
-	int r = PFT_EXIT_OK, given = o->regs_given || o->cycle_accurate || o->timestamps ||
-				    o->vmid || o->return_stack || o->branch_broadcast ||
-				    o->contextid_bytes >= 0 || o->pft_minor >= 0;
-
-	if (!rep || probe_read_file(a->cmd, path, PROBE_BYTES, &buf, &len, &total) < 0) {
-		free(rep);
-		return PFT_EXIT_USAGE;
-	}
-	rep->size = sizeof *rep;
-	r = pft_probe_buffer(buf, len, o->format >= 0 ? layout_of(o->format) : PFT_PROBE_LAYOUT_UNKNOWN,
-			     rep);
-	free(buf);
-	if (r < 0) {
-		free(rep);
-		cli_error(a->cmd, "%s: %s", path, pft_errstr(r));
-		return PFT_EXIT_USAGE;
-	}
-	r = PFT_EXIT_OK;
-	for (i = 0; i < rep->nstreams && !r; i++) {
-		const struct pft_probe_stream *st = &rep->streams[i];
-		struct input_opts one = *o;
-		if (st->protocol != PFT_PROBE_PROTO_PFT) {
-			skip(a, st->id, pft_probe_proto_name((enum pft_probe_proto)st->protocol));
-			continue;
-		}
-		one.format = rep->layout == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
-			     : rep->layout == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
-		one.id = one.format == PFT_FRAME_RAW ? -1 : st->id;
-		if (!given) {
-			one.regs = st->config;
-			one.regs_given = PFT_SNAPSHOT_REG_ETMCR | PFT_SNAPSHOT_REG_ETMCCER |
-					 PFT_SNAPSHOT_REG_ETMIDR;
-		}
-		r = add(a, path, &one);
-	}
-	free(rep);
-	return r;
-}
-
 int dump_all_open(struct dump_all **out, const char *path, const struct input_opts *o,
 		  const char *cmd)
 {
 	struct dump_all *a;
+	unsigned i;
 	int r;
 
 	*out = NULL;
-	if (!path || !strcmp(path, "-")) {
-		cli_error(cmd, "--id all reads a capture file or a snapshot folder (not standard "
-			       "input: each source reads the capture once)");
-		return PFT_EXIT_USAGE;
-	}
 	a = calloc(1, sizeof *a);
 	if (!a) {
 		cli_error(cmd, "out of memory");
 		return PFT_EXIT_USAGE;
 	}
 	a->cmd = cmd;
-	r = is_dir(path) ? open_snapshot(a, path, o) : open_capture(a, path, o);
-	if (!r && !a->n) {
-		cli_error(cmd, "%s: no PFT source", path);
-		r = PFT_EXIT_DATA;
-	}
+	r = sources_all_find(&a->sa, path, o, 0, cmd);
+	for (i = 0; !r && i < a->sa.n; i++)
+		r = add(a, path, &a->sa.opts[i]);
 	if (r) {
 		dump_all_close(a);
 		return r;
@@ -321,23 +168,8 @@ int dump_all_status(const struct dump_all *a, unsigned i)
 const char *dump_all_skipped(const struct dump_all *a)
 {
 	struct dump_all *w = (struct dump_all *)a;
-	const struct input *in = a->n ? &a->s[0].in : NULL;
-	size_t n = 0;
-	unsigned i;
 
-	w->skipped[0] = 0;
-	for (i = 0; i < a->nskip && n < sizeof w->skipped - 64; i++) {
-		int k = snprintf(w->skipped + n, sizeof w->skipped - n, "%s0x%02x (%s",
-				 i ? ", " : "", a->skip_id[i], a->skip_what[i]);
-		n += k > 0 ? (size_t)k : 0;
-		if (in && in->format != PFT_FRAME_RAW && a->skip_id[i] < 128)
-			k = snprintf(w->skipped + n, sizeof w->skipped - n, ", %llu bytes)",
-				     (unsigned long long)in->frame_stats.id_bytes[a->skip_id[i]]);
-		else
-			k = snprintf(w->skipped + n, sizeof w->skipped - n, ")");
-		n += k > 0 ? (size_t)k : 0;
-	}
-	return w->skipped;
+	return sources_all_skipped(&w->sa, a->n ? &w->s[0].in : NULL);
 }
 
 void dump_all_close(struct dump_all *a)

@@ -19,9 +19,10 @@
 #define PFT_TOOLS_DUMP_ALL_H
 
 #include "input.h"
+#include "sources_all.h"
 #include "pft/packet.h"
 
-#define DUMP_ALL_MAX 16 /* PFT sources read at once */
+#define DUMP_ALL_MAX SOURCES_ALL_MAX /* PFT sources read at once */
 
 struct dump_all;
 

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --id all: the trace sources of one capture or snapshot (sources_all.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "probe_out.h"
+#include "sources_all.h"
+#include "pft/probe.h"
+#include "pft/snapshot.h"
+
+#define PROBE_BYTES (16u << 20) /* capture bytes probed for the trace IDs */
+
+static int is_dir(const char *path)
+{
+	struct stat sb;
+
+	return strcmp(path, "-") && stat(path, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static void skip(struct sources_all *sa, uint8_t id, const char *what)
+{
+	if (sa->nskip >= 128)
+		return;
+	sa->skip_id[sa->nskip] = id;
+	snprintf(sa->skip_what[sa->nskip], sizeof sa->skip_what[0], "%s", what);
+	sa->nskip++;
+}
+
+static int add(struct sources_all *sa, const char *path, const struct input_opts *one,
+	       const char *name, uint8_t id, const char *cmd)
+{
+	if (sa->n >= SOURCES_ALL_MAX) {
+		if (cmd)
+			cli_error(cmd, "%s: more than %d trace sources: give --id", path,
+				  SOURCES_ALL_MAX);
+		return PFT_EXIT_USAGE;
+	}
+	sa->opts[sa->n] = *one;
+	snprintf(sa->names[sa->n], sizeof sa->names[0], "%s", name ? name : "");
+	sa->opts[sa->n].source = name ? sa->names[sa->n] : NULL;
+	sa->ids[sa->n] = id;
+	sa->n++;
+	return PFT_EXIT_OK;
+}
+
+/* 1 if the frames of file hold bytes of trace ID id (a bounded probe of
+ * the file's first PROBE_BYTES; a raw buffer: 1). */
+static int has_data(const char *file, const char *format, uint8_t id)
+{
+	struct pft_probe_report *rep;
+	unsigned long long total;
+	unsigned char *buf = NULL;
+	size_t len;
+	unsigned i;
+	int yes = 1;
+
+	if (!file || pft_snapshot_buffer_format(format ? format : "coresight") == PFT_FRAME_RAW)
+		return 1;
+	rep = calloc(1, sizeof *rep);
+	if (!rep || probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) < 0) {
+		free(rep);
+		return 1; /* input_open says what is wrong */
+	}
+	rep->size = sizeof *rep;
+	if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_FRAMES, rep) == 0) {
+		yes = 0;
+		for (i = 0; i < rep->nstreams; i++)
+			if (rep->streams[i].id == id && rep->streams[i].bytes)
+				yes = 1;
+	}
+	free(buf);
+	free(rep);
+	return yes;
+}
+
+/* A snapshot: its PTM (and ETMv3) sources by name; the others are skipped. */
+static int find_snapshot(struct sources_all *sa, const char *path, const struct input_opts *o,
+			 int etm3, const char *cmd)
+{
+	struct pft_snapshot *snap;
+	struct pft_snapshot_source ss;
+	struct input_opts one = *o;
+	char msg[1024], what[40];
+	size_t i, n;
+	int r = PFT_EXIT_OK;
+
+	if (pft_snapshot_open(path, &snap, msg, sizeof msg) < 0) {
+		if (cmd)
+			cli_error(cmd, "%s", msg);
+		return PFT_EXIT_USAGE;
+	}
+	n = pft_snapshot_source_count(snap);
+	for (i = 0; i < n && !r; i++) {
+		if (pft_snapshot_source(snap, i, &ss) < 0)
+			continue;
+		if (!ss.is_ptm && !(etm3 && ss.is_etm3)) {
+			skip(sa, ss.trace_id, ss.type ? ss.type : ss.is_etm3 ? "ETMv3" : "not PFT");
+			continue;
+		}
+		if (!has_data(ss.buffer_file, ss.buffer_format, ss.trace_id)) {
+			snprintf(what, sizeof what, "%s, no data",
+				 ss.type ? ss.type : ss.is_ptm ? "PTM" : "ETMv3");
+			skip(sa, ss.trace_id, what);
+			continue;
+		}
+		one.id = -1;
+		r = add(sa, path, &one, ss.name, ss.trace_id, cmd);
+	}
+	pft_snapshot_close(snap);
+	return r;
+}
+
+static enum pft_probe_layout layout_of(int format)
+{
+	return format == PFT_FRAME_RAW ? PFT_PROBE_LAYOUT_RAW
+	       : format == PFT_FRAME_CORESIGHT ? PFT_PROBE_LAYOUT_FRAMES
+	       : format == PFT_FRAME_TPIU ? PFT_PROBE_LAYOUT_TPIU : PFT_PROBE_LAYOUT_UNKNOWN;
+}
+
+/* A capture file: the probe says which trace IDs hold PFT, and (when no
+ * register or flag is given) with which options. */
+static int find_capture(struct sources_all *sa, const char *path, const struct input_opts *o,
+			const char *cmd)
+{
+	struct pft_probe_report *rep = calloc(1, sizeof *rep);
+	unsigned long long total;
+	unsigned char *buf = NULL;
+	size_t len, i;
+	int r = PFT_EXIT_OK, given = o->regs_given || o->cycle_accurate || o->timestamps ||
+				    o->vmid || o->return_stack || o->branch_broadcast ||
+				    o->contextid_bytes >= 0 || o->pft_minor >= 0;
+
+	if (!rep || probe_read_file(cmd, path, PROBE_BYTES, &buf, &len, &total) < 0) {
+		free(rep);
+		return PFT_EXIT_USAGE;
+	}
+	rep->size = sizeof *rep;
+	r = pft_probe_buffer(buf, len, o->format >= 0 ? layout_of(o->format) : PFT_PROBE_LAYOUT_UNKNOWN,
+			     rep);
+	free(buf);
+	if (r < 0) {
+		free(rep);
+		if (cmd)
+			cli_error(cmd, "%s: %s", path, pft_errstr(r));
+		return PFT_EXIT_USAGE;
+	}
+	r = PFT_EXIT_OK;
+	for (i = 0; i < rep->nstreams && !r; i++) {
+		const struct pft_probe_stream *st = &rep->streams[i];
+		struct input_opts one = *o;
+
+		if (st->protocol != PFT_PROBE_PROTO_PFT) {
+			skip(sa, st->id, pft_probe_proto_name((enum pft_probe_proto)st->protocol));
+			continue;
+		}
+		one.format = rep->layout == PFT_PROBE_LAYOUT_TPIU ? PFT_FRAME_TPIU
+			     : rep->layout == PFT_PROBE_LAYOUT_FRAMES ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
+		one.id = one.format == PFT_FRAME_RAW ? -1 : st->id;
+		if (!given) {
+			one.regs = st->config;
+			one.regs_given = PFT_SNAPSHOT_REG_ETMCR | PFT_SNAPSHOT_REG_ETMCCER |
+					 PFT_SNAPSHOT_REG_ETMIDR;
+		}
+		r = add(sa, path, &one, NULL, st->id, cmd);
+	}
+	free(rep);
+	return r;
+}
+
+int sources_all_find(struct sources_all *sa, const char *path, const struct input_opts *o,
+		     int etm3, const char *cmd)
+{
+	int r;
+
+	if (!path || !strcmp(path, "-")) {
+		if (cmd)
+			cli_error(cmd, "--id all reads a capture file or a snapshot folder (not "
+				       "standard input: each source reads the capture on its own)");
+		return PFT_EXIT_USAGE;
+	}
+	r = is_dir(path) ? find_snapshot(sa, path, o, etm3, cmd) : find_capture(sa, path, o, cmd);
+	if (!r && !sa->n) {
+		if (cmd)
+			cli_error(cmd, "%s: no %s source", path, etm3 ? "PFT or ETMv3" : "PFT");
+		r = PFT_EXIT_DATA;
+	}
+	return r;
+}
+
+int sources_all_count(const char *path, const struct input_opts *o, int etm3)
+{
+	struct sources_all *sa;
+	int n;
+
+	if (!path || !strcmp(path, "-"))
+		return -1;
+	sa = calloc(1, sizeof *sa);
+	if (!sa)
+		return -1;
+	n = sources_all_find(sa, path, o, etm3, NULL) ? -1 : (int)sa->n;
+	free(sa);
+	return n;
+}
+
+const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
+{
+	size_t n = 0;
+	unsigned i;
+
+	sa->skipped[0] = 0;
+	for (i = 0; i < sa->nskip && n < sizeof sa->skipped - 80; i++) {
+		int k = snprintf(sa->skipped + n, sizeof sa->skipped - n, "%s0x%02x (%s",
+				 i ? ", " : "", sa->skip_id[i], sa->skip_what[i]);
+		n += k > 0 ? (size_t)k : 0;
+		if (in && in->format != PFT_FRAME_RAW && sa->skip_id[i] < 128)
+			k = snprintf(sa->skipped + n, sizeof sa->skipped - n, ", %llu bytes)",
+				     (unsigned long long)in->frame_stats.id_bytes[sa->skip_id[i]]);
+		else
+			k = snprintf(sa->skipped + n, sizeof sa->skipped - n, ")");
+		n += k > 0 ? (size_t)k : 0;
+	}
+	return sa->skipped;
+}

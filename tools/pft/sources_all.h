@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* --id all: which trace sources of one capture or snapshot a command reads
+ * (sources_all.c), and which it skips.
+ *
+ *     struct sources_all *sa = calloc(1, sizeof *sa);
+ *     r = sources_all_find(sa, path, &opts, etm3, "decode");  // exit code, message printed
+ *     for (i = 0; i < sa->n; i++)
+ *         input_open(&in[i], path, &sa->opts[i], ...);          // one input per source
+ *     ... after reading: cli_error(cmd, "skipped ...: %s", sources_all_skipped(sa, &in[0]));
+ *
+ * A snapshot folder gives its PTM sources (and, with etm3, its ETMv3
+ * sources), each by name with the registers of its ini file; sources of
+ * another kind, and PTM/ETMv3 sources whose trace ID has no bytes in the
+ * buffer, are skipped.  A capture file is probed (pft/probe.h): its PFT
+ * trace IDs are read with the options the probe infers, unless registers
+ * or flags are given; every other trace ID is skipped (ETMv3 too: a capture
+ * file holds no ETMv3 registers, which the probe cannot infer).  The
+ * structure is big (the skipped list): allocate it. */
+#ifndef PFT_TOOLS_SOURCES_ALL_H
+#define PFT_TOOLS_SOURCES_ALL_H
+
+#include <stdint.h>
+
+#include "input.h"
+
+#define SOURCES_ALL_MAX 16 /* sources read at once */
+
+struct sources_all {
+	unsigned n;
+	struct input_opts opts[SOURCES_ALL_MAX]; /* input_open's options per source */
+	char names[SOURCES_ALL_MAX][64];         /* snapshot source names ("" for a capture file) */
+	uint8_t ids[SOURCES_ALL_MAX];            /* trace IDs */
+	unsigned nskip;
+	uint8_t skip_id[128];
+	char skip_what[128][40];
+	char skipped[4096];
+};
+
+/* Fills *sa (zeroed by the caller).  etm3: ETMv3 sources of a snapshot are
+ * read too.  PFT_EXIT_OK, or the exit code after a message (no source to
+ * read: PFT_EXIT_DATA; standard input, more than SOURCES_ALL_MAX:
+ * PFT_EXIT_USAGE). */
+int sources_all_find(struct sources_all *sa, const char *path, const struct input_opts *o,
+		     int etm3, const char *cmd);
+/* Number of sources a default run would read, without messages: for the
+ * default --id all when no ID is given (-1 when the input cannot be
+ * looked at: standard input, a missing file). */
+int sources_all_count(const char *path, const struct input_opts *o, int etm3);
+/* "0x10 (ETM3.5, 10873 bytes), ..." the sources skipped, "" if none; the
+ * byte counts from in's frame statistics (an input of the same capture,
+ * read to its end), or left out when in is NULL or the capture is raw. */
+const char *sources_all_skipped(struct sources_all *sa, const struct input *in);
+
+#endif
