@@ -10,10 +10,12 @@
 
 #include "cli.h"
 #include "decode.h"
+#include "decode_all.h"
 #include "flow_any.h"
 #include "image_load.h"
 #include "input.h"
 #include "input_probe.h"
+#include "sources_all.h"
 
 const char *const cmd_decode_summary = "decode the executed instructions of a trace";
 
@@ -112,7 +114,7 @@ struct decode_args {
 	struct input_opts io;
 	struct image_arg imgs[MAX_FILES];
 	char paths[MAX_FILES][1024];
-	int nimg, dumps, disasm;
+	int nimg, dumps, disasm, all;
 	enum decode_format fmt;
 	const char *outpath, *inpath;
 };
@@ -178,6 +180,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		if (c == INPUT_OPT_FORMAT && optarg &&
 		    output_format(optarg, &addrs, &json, &ranges, &stats))
 			continue;
+		if (c == INPUT_OPT_ID && optarg && !strcmp(optarg, "all")) {
+			a->all = 1;
+			continue;
+		}
 		r = input_parse_option(&a->io, c, optarg, "decode");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
@@ -372,6 +378,41 @@ static int decode_flow(const struct decode_args *a, struct input *in, struct pft
 	return rc;
 }
 
+static int all_image(void *ctx, const struct input *in, struct pft_image **img,
+		     struct pft_dbg **dbg)
+{
+	return open_image(ctx, in, img, dbg);
+}
+
+static int all_report(void *ctx, const struct input *in, const struct flow_any *dec, int err)
+{
+	(void)ctx;
+	return report(in, dec, err);
+}
+
+/* --id all, or no ID given and several PFT/ETMv3 sources (decode_all.h). */
+static int decode_all(const struct decode_args *a)
+{
+	struct decode_all_params p;
+	const char *imgs[MAX_FILES];
+	int i;
+
+	for (i = 0; i < a->nimg; i++)
+		imgs[i] = a->imgs[i].path;
+	memset(&p, 0, sizeof p);
+	p.path = a->inpath;
+	p.io = &a->io;
+	p.fmt = a->fmt;
+	p.disasm = a->disasm;
+	p.outpath = a->outpath;
+	p.images = imgs;
+	p.nimages = (size_t)a->nimg;
+	p.ctx = (void *)a;
+	p.open_image = all_image;
+	p.report = all_report;
+	return decode_all_run(&p);
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct decode_args a;
@@ -388,6 +429,8 @@ int cmd_decode(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	a.io.allow_etm3 = 1;
+	if (a.all || (a.io.id < 0 && !a.io.source && sources_all_count(a.inpath, &a.io, 1) > 1))
+		return decode_all(&a);
 	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
 	if (rc)
 		return rc;

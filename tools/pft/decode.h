@@ -29,6 +29,9 @@ struct decode_out;
 /* dbg (symbols and source lines) may be NULL; disasm 0 leaves disassembly out. */
 struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
                                    const struct pft_dbg *dbg);
+/* --id all: every line starts with the source (text "0x13 PTM_0 ", JSON
+ * "trace_id":19,"source":"PTM_0" first); name may be NULL or "". */
+void decode_out_set_source(struct decode_out *o, unsigned trace_id, const char *name);
 /* Returns 0, or -1 on a write error. */
 int decode_out_item(struct decode_out *o, const struct pft_flow_item *it);
 /* Flush a pending range line; with DECODE_STATS print the totals. */

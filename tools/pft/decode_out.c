@@ -18,6 +18,8 @@ struct decode_out {
 	int pending;
 	struct pft_flow_item run;
 	uint64_t run_ninsns;
+	/* --id all: what starts every line ("" when one source) */
+	char ptext[80], pjson[112];
 };
 
 struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
@@ -39,6 +41,35 @@ struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
 		}
 	}
 	return o;
+}
+
+void decode_out_set_source(struct decode_out *o, unsigned trace_id, const char *name)
+{
+	size_t i, n;
+
+	if (name && *name) {
+		snprintf(o->ptext, sizeof o->ptext, "0x%02x %s ", trace_id, name);
+		n = (size_t)snprintf(o->pjson, sizeof o->pjson, "\"trace_id\":%u,\"source\":\"", trace_id);
+		for (i = 0; name[i] && n + 4 < sizeof o->pjson; i++) /* snapshot names: no quotes */
+			if ((unsigned char)name[i] >= 0x20 && name[i] != '"' && name[i] != '\\')
+				o->pjson[n++] = name[i];
+		snprintf(o->pjson + n, sizeof o->pjson - n, "\",");
+	} else {
+		snprintf(o->ptext, sizeof o->ptext, "0x%02x ", trace_id);
+		snprintf(o->pjson, sizeof o->pjson, "\"trace_id\":%u,", trace_id);
+	}
+}
+
+/* The start of a line: the source (--id all), then for JSON the brace. */
+static void line_text(struct decode_out *o)
+{
+	fputs(o->ptext, o->f);
+}
+
+static void line_json(struct decode_out *o)
+{
+	fputc('{', o->f);
+	fputs(o->pjson, o->f);
 }
 
 void decode_out_close(struct decode_out *o)
@@ -174,7 +205,8 @@ static void put_event(struct decode_out *o, const struct pft_flow_item *it)
 	const char *name = pft_flow_event_name((enum pft_flow_event)it->type);
 
 	if (o->fmt == DECODE_JSON || o->fmt == DECODE_JSON_RANGES) {
-		fprintf(o->f, "{\"event\":\"%s\"", name);
+		line_json(o);
+		fprintf(o->f, "\"event\":\"%s\"", name);
 		for (i = 0; i < n; i++) {
 			fprintf(o->f, ",\"%s\":", fl[i].key);
 			switch (fl[i].kind) {
@@ -195,6 +227,7 @@ static void put_event(struct decode_out *o, const struct pft_flow_item *it)
 		fputs("}\n", o->f);
 		return;
 	}
+	line_text(o);
 	fprintf(o->f, "-- %s", name);
 	for (i = 2; i < n; i++) { /* offset and index go last in text */
 		switch (fl[i].kind) {
@@ -247,6 +280,7 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 		int tail, haveline = 0;
 
 		if (o->fmt == DECODE_ADDRS) {
+			line_text(o);
 			fprintf(o->f, "%08" PRIx64 " %s\n", in->addr, isa_name(it->isa));
 			continue;
 		}
@@ -261,7 +295,8 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 			haveline = pft_dbg_line(o->dbg, in->addr, &dl, sizeof(dl)) == 0;
 		}
 		if (o->fmt == DECODE_JSON) {
-			fprintf(o->f, "{\"index\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
+			line_json(o);
+			fprintf(o->f, "\"index\":%" PRIu64 ",\"addr\":\"0x%" PRIx64
 				"\",\"isa\":\"%s\",\"opcode\":\"0x%s\",\"size\":%u",
 				it->index + i, in->addr, isa_name(it->isa), opc, in->size);
 			if (o->disasm) {
@@ -289,6 +324,7 @@ static void put_insns(struct decode_out *o, const struct pft_flow_item *it)
 			fputs("}\n", o->f);
 			continue;
 		}
+		line_text(o);
 		fprintf(o->f, "%8" PRIu64 "  %08" PRIx64 "  %-5s %-8s", it->index + i, in->addr,
 			isa_name(it->isa), opc);
 		tail = wp || (last && it->end_kind == PFT_RANGE_WPU) || cc || sym || haveline;
@@ -323,7 +359,8 @@ static void flush_run(struct decode_out *o)
 		return;
 	o->pending = 0;
 	if (o->fmt == DECODE_JSON_RANGES) {
-		fprintf(o->f, "{\"range\":true,\"index\":%" PRIu64 ",\"start\":\"0x%" PRIx64
+		line_json(o);
+		fprintf(o->f, "\"range\":true,\"index\":%" PRIu64 ",\"start\":\"0x%" PRIx64
 			"\",\"end\":\"0x%" PRIx64 "\",\"isa\":\"%s\",\"ninsns\":%" PRIu64
 			",\"last\":\"%s\"",
 			r->index, r->addr, r->end, isa_name(r->isa), o->run_ninsns,
@@ -340,6 +377,7 @@ static void flush_run(struct decode_out *o)
 		fputs("}\n", o->f);
 		return;
 	}
+	line_text(o);
 	fprintf(o->f, "%08" PRIx64 " %08" PRIx64 " %-5s %5" PRIu64 " %-9s", r->addr, r->end,
 		isa_name(r->isa), o->run_ninsns,
 		pft_range_end_name((enum pft_range_end)r->end_kind));
@@ -414,15 +452,23 @@ int decode_out_finish(struct decode_out *o, const struct pft_flow_stats *stp)
 	flush_run(o);
 	if (o->fmt == DECODE_STATS && stp) {
 		st = *stp;
+		line_text(o);
 		fprintf(o->f, "bytes         %" PRIu64 "\n", st.bytes);
+		line_text(o);
 		fprintf(o->f, "packets       %" PRIu64 "\n", st.packets);
+		line_text(o);
 		fprintf(o->f, "instructions  %" PRIu64 "\n", st.insns);
+		line_text(o);
 		fprintf(o->f, "ranges        %" PRIu64 "\n", st.ranges);
+		line_text(o);
 		fprintf(o->f, "events:\n");
 		for (i = 1; i < PFT_EV_NR; i++)
-			if (st.events[i])
+			if (st.events[i]) {
+				line_text(o);
 				fprintf(o->f, "  %-20s %" PRIu64 "\n",
 					pft_flow_event_name((enum pft_flow_event)i), st.events[i]);
+			}
+		line_text(o);
 		fprintf(o->f, "block cache   %" PRIu64 " hits, %" PRIu64 " misses\n",
 			st.cache_hits, st.cache_misses);
 	}
