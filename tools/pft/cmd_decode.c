@@ -56,7 +56,17 @@ static void help(FILE *f)
 		"  --no-disasm          leave out the disassembly\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
-		"\n"
+		"\n");
+	fputs("Every source at once:\n"
+		"  --id all             every PFT and ETMv3 source of a snapshot (every PFT\n"
+		"                       trace ID of a capture file) in one listing, one decoder\n"
+		"                       per trace ID; each line starts with its source ('0x13\n"
+		"                       PTM_0 ', JSON \"trace_id\" and \"source\" first); ordered by\n"
+		"                       timestamp when every source has them, else by capture\n"
+		"                       position.  The default without --id or --source when the\n"
+		"                       input holds several such sources.  Not from stdin.\n"
+		"\n", f);
+	fprintf(f,
 		"--format also takes the capture layouts raw, frames and tpiu (see below).\n"
 		"\n"
 		INPUT_OPTIONS_HELP
@@ -64,6 +74,7 @@ static void help(FILE *f)
 		"Examples:\n"
 		"  pft decode data/TC2 --id 0x13\n"
 		"  pft decode data/TC2 --id 0x10            (a Cortex-A7 ETMv3.5 source)\n"
+		"  pft decode data/TC2 --id all --json      (all four cores, in time order)\n"
 		"  pft decode data/trace_cov_a15 --ranges\n"
 		"  pft decode ptm.bin --etmcr 0x20000000 --elf prog.elf --format addrs\n"
 		"  pft decode cstrace.bin --format frames --id 0x13 --cycle-accurate \\\n"

@@ -47,34 +47,67 @@ static int add(struct sources_all *sa, const char *path, const struct input_opts
 	return PFT_EXIT_OK;
 }
 
+/* The probe of a snapshot's framed buffer, made once per file. */
+struct probe_cache {
+	const char *file;
+	struct pft_probe_report *rep; /* NULL: the probe failed */
+};
+
 /* 1 if the frames of file hold bytes of trace ID id (a bounded probe of
  * the file's first PROBE_BYTES; a raw buffer: 1). */
-static int has_data(const char *file, const char *format, uint8_t id)
+static int has_data(struct probe_cache *pc, const char *file, const char *format, uint8_t id)
 {
-	struct pft_probe_report *rep;
 	unsigned long long total;
 	unsigned char *buf = NULL;
 	size_t len;
 	unsigned i;
-	int yes = 1;
 
-	if (!file || pft_snapshot_buffer_format(format ? format : "coresight") == PFT_FRAME_RAW)
+	if (pft_snapshot_buffer_format(format ? format : "coresight") == PFT_FRAME_RAW)
 		return 1;
-	rep = calloc(1, sizeof *rep);
-	if (!rep || probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) < 0) {
-		free(rep);
+	if (!pc->file || strcmp(pc->file, file)) {
+		free(pc->rep);
+		pc->file = file;
+		pc->rep = calloc(1, sizeof *pc->rep);
+		if (pc->rep && probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) >= 0) {
+			pc->rep->size = sizeof *pc->rep;
+			if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_FRAMES, pc->rep) < 0) {
+				free(pc->rep);
+				pc->rep = NULL;
+			}
+		} else {
+			free(pc->rep);
+			pc->rep = NULL;
+		}
+		free(buf);
+	}
+	if (!pc->rep)
 		return 1; /* input_open says what is wrong */
-	}
-	rep->size = sizeof *rep;
-	if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_FRAMES, rep) == 0) {
-		yes = 0;
-		for (i = 0; i < rep->nstreams; i++)
-			if (rep->streams[i].id == id && rep->streams[i].bytes)
-				yes = 1;
-	}
-	free(buf);
-	free(rep);
-	return yes;
+	for (i = 0; i < pc->rep->nstreams; i++)
+		if (pc->rep->streams[i].id == id && pc->rep->streams[i].bytes)
+			return 1;
+	return 0;
+}
+
+/* A raw buffer (source_data) holds the bytes of one source, but a snapshot
+ * may give its only buffer to every source: the index of the source that
+ * owns the buffer file of source i (the first PTM source using it, else the
+ * first ETMv3 source), i itself for a framed buffer. */
+static size_t raw_owner(const struct pft_snapshot *snap, size_t i, int etm3)
+{
+	struct pft_snapshot_source a, b;
+	size_t j, n = pft_snapshot_source_count(snap), first = n;
+	int pass;
+
+	if (pft_snapshot_source(snap, i, &a) < 0 || !a.buffer_file ||
+	    pft_snapshot_buffer_format(a.buffer_format ? a.buffer_format : "coresight") != PFT_FRAME_RAW)
+		return i;
+	for (pass = 0; pass < 2 && first == n; pass++)
+		for (j = 0; j < n && first == n; j++)
+			if (pft_snapshot_source(snap, j, &b) == 0 && b.buffer_file &&
+			    !strcmp(b.buffer_file, a.buffer_file) &&
+			    (pass ? etm3 && b.is_etm3 : b.is_ptm))
+				first = j;
+	return first;
 }
 
 /* A snapshot: its PTM (and ETMv3) sources by name; the others are skipped. */
@@ -84,6 +117,7 @@ static int find_snapshot(struct sources_all *sa, const char *path, const struct 
 	struct pft_snapshot *snap;
 	struct pft_snapshot_source ss;
 	struct input_opts one = *o;
+	struct probe_cache pc = { NULL, NULL };
 	char msg[1024], what[40];
 	size_t i, n;
 	int r = PFT_EXIT_OK;
@@ -101,7 +135,19 @@ static int find_snapshot(struct sources_all *sa, const char *path, const struct 
 			skip(sa, ss.trace_id, ss.type ? ss.type : ss.is_etm3 ? "ETMv3" : "not PFT");
 			continue;
 		}
-		if (!has_data(ss.buffer_file, ss.buffer_format, ss.trace_id)) {
+		if (!ss.buffer_file) {
+			snprintf(what, sizeof what, "%s, no buffer",
+				 ss.type ? ss.type : ss.is_ptm ? "PTM" : "ETMv3");
+			skip(sa, ss.trace_id, what);
+			continue;
+		}
+		if (raw_owner(snap, i, etm3) != i) {
+			snprintf(what, sizeof what, "%s, raw buffer of another",
+				 ss.type ? ss.type : ss.is_ptm ? "PTM" : "ETMv3");
+			skip(sa, ss.trace_id, what);
+			continue;
+		}
+		if (!has_data(&pc, ss.buffer_file, ss.buffer_format, ss.trace_id)) {
 			snprintf(what, sizeof what, "%s, no data",
 				 ss.type ? ss.type : ss.is_ptm ? "PTM" : "ETMv3");
 			skip(sa, ss.trace_id, what);
@@ -110,6 +156,7 @@ static int find_snapshot(struct sources_all *sa, const char *path, const struct 
 		one.id = -1;
 		r = add(sa, path, &one, ss.name, ss.trace_id, cmd);
 	}
+	free(pc.rep);
 	pft_snapshot_close(snap);
 	return r;
 }

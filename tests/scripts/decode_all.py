@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""pft decode --id all: every PFT and ETMv3 source at once.
+
+tc2: TC2's snapshot (0x10-0x12 ETMv3.5, 0x13 PFT, all with timestamps).
+  - every line of the listing (text, --ranges, --format addrs, --stats,
+    JSON) starts with its source, and the lines of one source, without it,
+    are byte for byte those of `--id ID` alone;
+  - without --id the output is that of --id all;
+  - the timestamps of all sources, in the merged order, never go down;
+  - the ETMv3 sources' instructions in the merged --format addrs equal
+    DS-5's rows (data/TC2/ds5-dumps/etmv3_0xNN.txt), an oracle apart from
+    pft;
+  - the sources skipped (PTM_1 without data, the ITM) are named once on
+    stderr.
+
+order: recordings of three programs (pft record --timestamps, each with its
+  own cycle model, trace ID and IRQs), framed together by libpft's frame
+  encoder (through ctypes) in runs of random lengths, so that capture order
+  says nothing of time, into one snapshot with a core and a PTM each.  The
+  time of every instruction is known from the recording: its cycle count
+  (--cycles N: N per instruction and per exception entry, the log's '!'
+  lines), which is the timestamp clock.  Checks:
+  - per source, the decode equals the recording's log and the one-source run;
+  - the key of each item (the value of its source's first timestamp at or
+    after it; the last one after the last) never goes down in the merged
+    order, and is never below the item's true time: so every instruction
+    listed before another ran no later than the other's key;
+  - the sources do interleave (a merge source by source fails).
+usage: decode_all.py tc2|order PFT DATA_DIR [LIBPFT_SO EXAMPLES_DIR]"""
+import ctypes
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+MODE, PFT, DATA = sys.argv[1:4]
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+fails = 0
+
+
+def fail(msg):
+    global fails
+    fails += 1
+    print("FAIL: " + msg)
+
+
+def run(*args):
+    p = subprocess.run([PFT] + list(args), capture_output=True, text=True, env=CHILD_ENV)
+    return p.returncode, p.stdout, p.stderr
+
+
+TEXT_PFX = re.compile(r"^(0x[0-9a-f]{2}) (\S+) ")
+JSON_PFX = re.compile(r'^\{"trace_id":(\d+),"source":"([^"]*)",')
+
+
+def split_text(out):
+    """{trace ID: lines without the source}, or None if a line lacks it."""
+    per = {}
+    for line in out.splitlines():
+        m = TEXT_PFX.match(line)
+        if not m:
+            fail("a line without its source: %r" % line)
+            return None
+        per.setdefault(int(m.group(1), 16), []).append(line[m.end():])
+    return per
+
+
+def split_json(out):
+    per, order = {}, []
+    for line in out.splitlines():
+        m = JSON_PFX.match(line)
+        if not m:
+            fail("a JSON line without trace_id and source first: %r" % line)
+            return None, None
+        tid = int(m.group(1))
+        rest = "{" + line[m.end():]
+        per.setdefault(tid, []).append(rest)
+        order.append((tid, json.loads(rest)))
+    return per, order
+
+
+def same_per_source(per, snap, ids, args, what):
+    for tid in ids:
+        rc, out, err = run("decode", snap, "--id", "0x%02x" % tid, *args)
+        if out.splitlines() != per.get(tid):
+            fail("%s: the lines of 0x%02x differ from --id 0x%02x alone (%d vs %d)" %
+                 (what, tid, tid, len(per.get(tid, [])), len(out.splitlines())))
+
+
+def tc2():
+    snap = os.path.join(DATA, "TC2")
+    ids = [0x10, 0x11, 0x12, 0x13]
+    for args in ([], ["--ranges"], ["--format", "addrs"], ["--stats"]):
+        rc, out, err = run("decode", snap, "--id", "all", *args)
+        if rc != 0:
+            fail("--id all %s: exit %d: %s" % (" ".join(args), rc, err))
+        per = split_text(out)
+        if per is None:
+            continue
+        if sorted(per) != ids:
+            fail("IDs listed: %s" % [hex(i) for i in sorted(per)])
+        same_per_source(per, snap, ids, args, "text " + " ".join(args))
+        if err.count("skipped") != 1 or "0x14 (PTM1.1, no data" not in err or "ITM" not in err:
+            fail("the skipped sources are not named once: %r" % err)
+        if args == ["--format", "addrs"]:
+            for tid in ids[:3]:
+                ds5 = []
+                with open(os.path.join(snap, "ds5-dumps", "etmv3_0x%02x.txt" % tid)) as f:
+                    for row in f:
+                        col = row.rstrip("\n").split("\t")
+                        if col[0] == "Instruction":
+                            ds5.append(col[2][4:].lower())
+                mine = [x.split()[0] for x in per[tid]]
+                if len(ds5) < 1000 or mine != ds5:
+                    fail("0x%02x: merged instructions differ from DS-5 (%d vs %d)" %
+                         (tid, len(mine), len(ds5)))
+        rc2, out2, err2 = run("decode", snap, *args)
+        if out2 != out:
+            fail("without --id: not the output of --id all (%s)" % " ".join(args))
+    rc, out, err = run("decode", snap, "--id", "all", "--json")
+    per, order = split_json(out)
+    if per is None:
+        return
+    same_per_source(per, snap, ids, ["--json"], "JSON")
+    ts = [(t, o["timestamp"]) for t, o in order if o.get("event") == "timestamp"]
+    back = [i for i in range(1, len(ts)) if ts[i][1] < ts[i - 1][1]]
+    if back or len(ts) < 100 or len({t for t, _ in ts}) != 4:
+        fail("timestamps: %d, %d go down, from %d sources" % (len(ts), len(back),
+                                                              len({t for t, _ in ts})))
+    print("TC2 --id all: %d lines from 4 sources, %d timestamps in order" % (len(order), len(ts)))
+
+
+def frame(lib, runs):
+    enc = lib.pft_frame_encoder_alloc(1, 0, 0)
+    res = b""
+    used = ctypes.c_size_t()
+    for tid, data in runs:
+        cap = 20 * (len(data) // 7 + 2)
+        out = ctypes.create_string_buffer(cap)
+        n = lib.pft_frame_encoder_encode(enc, tid, data, len(data), out, cap, ctypes.byref(used))
+        assert n >= 0 and used.value == len(data)
+        res += out.raw[:n]
+    out = ctypes.create_string_buffer(64)
+    n = lib.pft_frame_encoder_flush(enc, out, 64)
+    res += out.raw[:n]
+    lib.pft_frame_encoder_free(enc)
+    return res
+
+
+# program, cycles per instruction and exception entry, trace ID, IRQ period
+CORES = [("qsort", 1, 0x21, 97), ("recursion", 3, 0x22, 89), ("switch", 2, 0x23, 101)]
+
+
+def true_times(log, n):
+    """Cycle count at the end of each instruction of a --log-exceptions log."""
+    t, times = 0, []
+    for line in open(log):
+        t += n
+        if not line.startswith("!"):
+            times.append(t)
+    return times
+
+
+def order(lib_so, examples):
+    if not os.path.exists(os.path.join(examples, CORES[0][0] + ".elf")):
+        print("SKIP: no example programs in %s (no ARM cross compiler)" % examples)
+        sys.exit(77)
+    lib = ctypes.CDLL(lib_so)
+    lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
+    lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+    lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
+                                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                             ctypes.POINTER(ctypes.c_size_t)]
+    lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
+    with tempfile.TemporaryDirectory() as t:
+        t = os.environ.get("DECODE_ALL_KEEP", t)  # a folder to keep the snapshot in
+        streams, times, logs = {}, {}, {}
+        snap = os.path.join(t, "snap")
+        os.mkdir(snap)
+        for k, (prog, n, tid, irq) in enumerate(CORES):
+            rec = os.path.join(t, "rec%d" % k)
+            log = os.path.join(t, "log%d" % k)
+            rc, out, err = run("record", os.path.join(examples, prog + ".elf"), "-o", rec, "-q",
+                               "--timestamps", "--cycles", str(n), "--id", "0x%02x" % tid,
+                               "--format", "raw", "--sync-freq", "128", "--irq-every", str(irq),
+                               "--log", log, "--log-exceptions")
+            if rc:
+                fail("record %s: %s" % (prog, err))
+                return
+            streams[tid] = open(os.path.join(rec, "PTM_0.bin"), "rb").read()
+            times[tid] = true_times(log, n)
+            logs[tid] = ["%s %s" % tuple(x.split()[:2]) for x in open(log) if not x.startswith("!")]
+            os.rename(os.path.join(rec, "mem_0.bin"), os.path.join(snap, "mem_%d.bin" % k))
+            with open(os.path.join(rec, "cpu_0.ini")) as f:
+                cpu = f.read().replace("cpu_0", "cpu_%d" % k).replace("mem_0.bin", "mem_%d.bin" % k)
+            open(os.path.join(snap, "cpu_%d.ini" % k), "w").write(cpu)
+            with open(os.path.join(rec, "PTM_0.ini")) as f:
+                ptm = f.read().replace("PTM_0", "PTM_%d" % k)
+            open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
+        rng = random.Random(7)
+        pos = {k: 0 for k in streams}
+        runs = []
+        while any(pos[k] < len(streams[k]) for k in streams):
+            k = rng.choice([k for k in streams if pos[k] < len(streams[k])])
+            m = rng.randint(1, 200)
+            runs.append((k, streams[k][pos[k]:pos[k] + m]))
+            pos[k] += m
+        open(os.path.join(snap, "etb.bin"), "wb").write(frame(lib, runs))
+        with open(os.path.join(snap, "snapshot.ini"), "w") as f:
+            f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
+            for k in range(len(CORES)):
+                f.write("device%d=cpu_%d.ini\ndevice%d=PTM_%d.ini\n" % (2 * k, k, 2 * k + 1, k))
+            f.write("\n[trace]\nmetadata=trace.ini\n")
+        with open(os.path.join(snap, "trace.ini"), "w") as f:
+            f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=etb.bin\n"
+                    "format=coresight\n\n[source_buffers]\n")
+            for k in range(len(CORES)):
+                f.write("PTM_%d=ETB_0\n" % k)
+            f.write("\n[core_trace_sources]\n")
+            for k in range(len(CORES)):
+                f.write("cpu_%d=PTM_%d\n" % (k, k))
+        rc, out, err = run("decode", snap, "--json", "--no-disasm")
+        if rc:
+            fail("decode of the three recordings: exit %d: %s" % (rc, err))
+        per, merged = split_json(out)
+        if per is None:
+            return
+        ids = sorted(streams)
+        if sorted(per) != ids:
+            fail("IDs: %s" % sorted(per))
+            return
+        for k, tid in enumerate(ids):
+            r1, o1, e1 = run("decode", snap, "--source", "PTM_%d" % k, "--json", "--no-disasm")
+            if o1.splitlines() != per[tid]:
+                fail("0x%02x: not the lines of --source PTM_%d" % (tid, k))
+            addrs = ["%s %s" % (o["addr"][2:].rjust(8, "0"), o["isa"])
+                     for tt, o in merged if tt == tid and "event" not in o]
+            if addrs != logs[tid]:
+                fail("0x%02x: decode differs from the recording's log (%d vs %d)" %
+                     (tid, len(addrs), len(logs[tid])))
+        # keys: each source's next timestamp at or after the item
+        key = [None] * len(merged)
+        nxt, last = {}, {}
+        for i in range(len(merged) - 1, -1, -1):
+            tid, o = merged[i]
+            if o.get("event") == "timestamp":
+                nxt[tid] = o["timestamp"]
+            key[i] = nxt.get(tid)
+        for i, (tid, o) in enumerate(merged):
+            if o.get("event") == "timestamp":
+                last[tid] = o["timestamp"]
+            if key[i] is None:
+                key[i] = last.get(tid, 0)
+        down = [i for i in range(1, len(key)) if key[i] < key[i - 1]]
+        if down:
+            fail("the merged keys go down at %d places, first at line %d" % (len(down), down[0]))
+        late = worst = switches = 0
+        ran = 0  # latest true time listed so far
+        prev = None
+        for i, (tid, o) in enumerate(merged):
+            if tid != prev:
+                switches += 1
+                prev = tid
+            if "event" in o:
+                continue
+            tt = times[tid][o["index"]]
+            if tt > key[i]:
+                late += 1
+            ran = max(ran, tt)
+            worst = max(worst, ran - key[i])
+        if late or worst > 0:
+            fail("%d instructions after their key; an instruction listed after one that ran "
+                 "%d later than its key" % (late, worst))
+        if switches < 50:
+            fail("only %d changes of source: not a time merge" % switches)
+        print("3 recordings: %d lines, %d changes of source, keys in order, every instruction "
+              "listed after those that ran before its key" % (len(merged), switches))
+
+
+if MODE == "tc2":
+    tc2()
+else:
+    order(sys.argv[4], sys.argv[5])
+sys.exit(1 if fails else 0)
