@@ -174,8 +174,12 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 		if (pos == len)
 			pft_etm3_decoder_end(d);
 		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
-			for (i = 0; i < r; i++) {
-				pft_etm3_flow_decoder_put_packet(fl, &p[i]);
+			for (i = 0; i < r;) {
+				int k = pft_etm3_flow_decoder_put_packets(fl, &p[i], (size_t)(r - i), sizeof(p[0]));
+
+				if (k <= 0)
+					return -1;
+				i += k;
 				while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
 					if (it.kind == PFT_FLOW_RANGE)
 						*insns += it.ninsns;

@@ -9,6 +9,9 @@
  *         pft_etm3_flow_decoder_put_packet(fl, &pkt);
  *         while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
  *             use(&it);                (then -PFT_E_AGAIN)
+ *     (or, for n packets from pft_etm3_decoder_next_batch(), while n:
+ *         k = pft_etm3_flow_decoder_put_packets(fl, pkts, n, sizeof *pkts);
+ *         pull as above; pkts += k; n -= k;)
  *     pft_etm3_flow_decoder_end(fl);
  *     while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
  *         use(&it);                    (then -PFT_E_EOS)
@@ -54,7 +57,18 @@ PFT_API void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl);
  * (until -PFT_E_AGAIN; else -PFT_E_INVAL). */
 PFT_API int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt);
 
-/* No more packets: the held instruction comes out, then -PFT_E_EOS. */
+/* The same for the next packets of an array (as pft_etm3_decoder_next_batch
+ * gives them; size is the caller's sizeof *pkts): takes packets in order
+ * until one of them makes an item ready to pull, or all n.  Returns how many
+ * it took, or -PFT_E_INVAL as pft_etm3_flow_decoder_put_packet.  Then pull
+ * until -PFT_E_AGAIN and give the rest.  The items are those of
+ * pft_etm3_flow_decoder_put_packet called on each packet; most packets make
+ * none (a range grows over several), so this saves two calls per packet. */
+PFT_API int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl,
+					      const struct pft_etm3_packet *pkts, size_t n,
+					      size_t size);
+
+/* No more packets: the held range comes out, then -PFT_E_EOS. */
 PFT_API int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl);
 
 /* Next item: 0, -PFT_E_AGAIN when the packet is used up, -PFT_E_EOS after

@@ -14,6 +14,7 @@
  * last instruction's end_kind), at the end of a block without a branch, and
  * before any event (more).  Ranges point into the cache; a block replaced
  * while a queued range still points into it is copied out first. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +23,11 @@
 #include "pft/image.h"
 #include "pft/isa.h"
 
-#define QCAP 48
+#define QCAP 64 /* a power of two */
 #define BMAX 32   /* instructions in a block at most */
 #define NBLK 4096 /* blocks in the cache, direct-mapped by a hash of the start */
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
 struct blk {
 	uint32_t start;
@@ -112,7 +115,7 @@ static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kin
 	close_open(fl);
 	if (fl->qn >= QCAP)
 		return NULL;
-	it = &fl->q[(fl->qh + fl->qn) % QCAP];
+	it = &fl->q[(fl->qh + fl->qn) & (QCAP - 1)];
 	memset(it, 0, sizeof(*it));
 	fl->qn++;
 	it->kind = (uint16_t)kind;
@@ -153,7 +156,7 @@ static void unpin(struct pft_etm3_flow_decoder *fl, struct blk *b)
 	unsigned k;
 
 	for (k = 0; k < fl->qn; k++) {
-		unsigned s = (fl->qh + k) % QCAP;
+		unsigned s = (fl->qh + k) & (QCAP - 1);
 		struct pft_flow_item *it = &fl->q[s];
 
 		if (it->kind == PFT_FLOW_RANGE && it->insns >= b->insns && it->insns < b->insns + BMAX) {
@@ -261,9 +264,22 @@ static struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl, const
 	return it;
 }
 
+/* Blocks decoded before the image changed are decoded again: checked when
+ * a range starts (a range reads the image as it was then). */
+static void check_image(struct pft_etm3_flow_decoder *fl)
+{
+	uint64_t gen = fl->img ? pft_image_generation(fl->img) : 0;
+
+	if (gen != fl->img_gen) {
+		fl->img_gen = gen;
+		fl->epoch++;
+		fl->blk = NULL;
+	}
+}
+
 /* One atom: E (executed) or N (condition failed), with its cycles (cc:
  * cycle-accurate). */
-static inline void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
+static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
 			uint32_t cycles, int cc)
 {
 	struct pft_flow_item *it;
@@ -271,12 +287,15 @@ static inline void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_
 	struct blk *b;
 	unsigned k;
 
-	if (!fl->blk && atom_slow(fl, pkt, e, cycles, cc))
-		return;
-	b = fl->blk;
 	it = fl->open;
-	if (!it && !(it = start_range(fl, pkt, cc)))
-		return;
+	if (!it) {
+		check_image(fl);
+		if (!fl->blk && atom_slow(fl, pkt, e, cycles, cc))
+			return;
+		if (UNLIKELY(!(it = start_range(fl, pkt, cc))))
+			return;
+	}
+	b = fl->blk;
 	in = &b->insns[fl->bi++];
 	k = it->ninsns++;
 	if (cc) {
@@ -330,17 +349,6 @@ static void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet 
 	uint32_t atoms = pkt->atoms;
 	unsigned i, n = pkt->atom_count;
 
-	if (fl->img) {
-		uint64_t gen = pft_image_generation(fl->img);
-
-		if (gen != fl->img_gen) {
-			/* the image changed: every block is decoded again */
-			close_open(fl);
-			fl->img_gen = gen;
-			fl->epoch++;
-			fl->blk = NULL;
-		}
-	}
 	if (!fl->f.cycle_accurate) {
 		for (i = 0; i < n; i++)
 			atom(fl, pkt, (atoms >> i) & 1, 0, 0);
@@ -433,7 +441,7 @@ static struct pft_flow_item *held(struct pft_etm3_flow_decoder *fl)
 
 	if (!fl->qn)
 		return NULL;
-	it = &fl->q[(fl->qh + fl->qn - 1) % QCAP];
+	it = &fl->q[(fl->qh + fl->qn - 1) & (QCAP - 1)];
 	return it->kind == PFT_FLOW_RANGE ? it : NULL;
 }
 
@@ -519,12 +527,10 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 	fl->direct_pending = 0;
 }
 
-int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
+static void put(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	struct pft_flow_item *it;
 
-	if (!fl || !pkt || fl->ended || (fl->qn && !(fl->qn == 1 && held(fl))))
-		return -PFT_E_INVAL;
 	switch (pkt->type) {
 	case PFT_ETM3_PHDR:
 		phdr(fl, pkt);
@@ -588,7 +594,50 @@ int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const str
 		 * do not move the instruction flow */
 		break;
 	}
+}
+
+/* Items wait to be pulled: more than the held range. */
+static int ready(const struct pft_etm3_flow_decoder *fl)
+{
+	return fl->qn > 1 || (fl->qn == 1 && fl->q[fl->qh].kind != PFT_FLOW_RANGE);
+}
+
+int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
+{
+	if (!fl || !pkt || fl->ended || ready(fl))
+		return -PFT_E_INVAL;
+	put(fl, pkt);
 	return 0;
+}
+
+int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkts,
+				      size_t n, size_t size)
+{
+	size_t i;
+
+	if (!fl || !pkts || !size || fl->ended || ready(fl))
+		return -PFT_E_INVAL;
+	if (n > INT_MAX)
+		n = INT_MAX;
+	if (size == sizeof(*pkts)) {
+		for (i = 0; i < n;) {
+			put(fl, &pkts[i++]);
+			if (ready(fl))
+				break;
+		}
+		return (int)i;
+	}
+	for (i = 0; i < n;) {
+		/* a packet of another pft/etm3.h: the fields it lacks are 0 */
+		struct pft_etm3_packet p;
+
+		memset(&p, 0, sizeof(p));
+		pft_copy_in(&p, sizeof(p), (const char *)pkts + i++ * size, size);
+		put(fl, &p);
+		if (ready(fl))
+			break;
+	}
+	return (int)i;
 }
 
 int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
@@ -627,7 +676,7 @@ static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *ite
 	if (fl->qn == 1 && !fl->ended && fl->q[fl->qh].kind == PFT_FLOW_RANGE)
 		return -PFT_E_AGAIN;
 	*item = fl->q[fl->qh];
-	fl->qh = (fl->qh + 1) % QCAP;
+	fl->qh = (fl->qh + 1) & (QCAP - 1);
 	fl->qn--;
 	return 0;
 }

@@ -13,6 +13,8 @@ struct flow_any {
 	struct pft_etm3_decoder *pk;       /* an ETMv3 source: packets ... */
 	struct pft_etm3_flow_decoder *fl;  /* ... and their flow */
 	int flow_ended;                    /* pft_etm3_flow_decoder_end() called */
+	struct pft_etm3_packet pkts[64];   /* packets not yet given to the flow */
+	int npkts, ipkt;
 	struct pft_flow_stats st;          /* ETMv3 totals */
 };
 
@@ -82,8 +84,7 @@ void flow_any_resync(struct flow_any *fa)
  * after the packets' end, the flow's end. */
 static int next_etm3(struct flow_any *fa, struct pft_flow_item *it)
 {
-	struct pft_etm3_packet p;
-	int r;
+	int r, i;
 
 	for (;;) {
 		r = pft_etm3_flow_decoder_next(fa->fl, it, sizeof *it);
@@ -99,13 +100,22 @@ static int next_etm3(struct flow_any *fa, struct pft_flow_item *it)
 		}
 		if (r != -PFT_E_AGAIN)
 			return r;
-		r = pft_etm3_decoder_next(fa->pk, &p, sizeof p);
-		if (r == 0) {
-			if (p.type != PFT_ETM3_UNSYNCED && p.type != PFT_ETM3_ERROR)
-				fa->st.packets++;
-			r = pft_etm3_flow_decoder_put_packet(fa->fl, &p);
-			if (r)
+		if (fa->ipkt < fa->npkts) {
+			r = pft_etm3_flow_decoder_put_packets(fa->fl, &fa->pkts[fa->ipkt],
+							      (size_t)(fa->npkts - fa->ipkt),
+							      sizeof fa->pkts[0]);
+			if (r < 0)
 				return r;
+			fa->ipkt += r;
+			continue;
+		}
+		r = pft_etm3_decoder_next_batch(fa->pk, fa->pkts, 64, sizeof fa->pkts[0]);
+		if (r > 0) {
+			fa->npkts = r;
+			fa->ipkt = 0;
+			for (i = 0; i < r; i++)
+				if (fa->pkts[i].type != PFT_ETM3_UNSYNCED && fa->pkts[i].type != PFT_ETM3_ERROR)
+					fa->st.packets++;
 		} else if (r == -PFT_E_EOS && !fa->flow_ended) {
 			fa->flow_ended = 1;
 			r = pft_etm3_flow_decoder_end(fa->fl);
