@@ -7,7 +7,7 @@
  *
  * A block is the run of instructions from an address up to and including
  * the first branch (direct, indirect, ENTERX/LEAVEX), at most BMAX long,
- * decoded once and kept in a direct-mapped cache.  A range grows by one
+ * decoded once and kept in a two-way set-associative cache.  A range grows by one
  * instruction per atom while the atoms are E and the walk stays in its
  * block; it ends at the block's branch (taken for E, not_taken for N), at an
  * N atom on any instruction (not_taken: the condition-fail mark stays the
@@ -24,8 +24,9 @@
 #include "pft/isa.h"
 
 #define QCAP 64 /* a power of two */
-#define BMAX 32   /* instructions in a block at most */
-#define NBLK 4096 /* blocks in the cache, direct-mapped by a hash of the start */
+#define BMAX 16   /* instructions in a block at most */
+#define NSET_BITS 12
+#define NSET (1u << NSET_BITS) /* the cache: sets of two blocks, by a hash of the start */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
@@ -66,7 +67,8 @@ struct pft_etm3_flow_decoder {
 	unsigned qh, qn;
 	uint64_t img_gen;     /* pft_image_generation() the cache was filled at */
 	uint32_t epoch;
-	struct blk blocks[NBLK];
+	uint8_t victim[NSET];    /* the way of each set to refill next */
+	struct blk blocks[NSET][2];
 };
 
 struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_config *cfg, const struct pft_image *img)
@@ -169,13 +171,20 @@ static void unpin(struct pft_etm3_flow_decoder *fl, struct blk *b)
 /* The block starting at fl->addr in fl->isa, decoded on a miss. */
 static struct blk *lookup(struct pft_etm3_flow_decoder *fl)
 {
-	struct blk *b = &fl->blocks[((fl->addr >> 1) * 2654435761u) >> (32 - 12)];
+	unsigned set = ((fl->addr >> 1) * 2654435761u) >> (32 - NSET_BITS), w;
+	struct blk *b = fl->blocks[set];
 	uint32_t a = fl->addr;
 	uint8_t buf[4];
 	unsigned n = 0;
 
-	if (b->epoch == fl->epoch && b->start == a && b->isa == fl->isa)
-		return b;
+	for (w = 0; w < 2; w++)
+		if (b[w].epoch == fl->epoch && b[w].start == a && b[w].isa == fl->isa) {
+			fl->victim[set] = (uint8_t)(w ^ 1);
+			return &b[w];
+		}
+	w = fl->victim[set];
+	fl->victim[set] = (uint8_t)(w ^ 1);
+	b += w;
 	unpin(fl, b);
 	b->start = a;
 	b->isa = fl->isa;
@@ -256,6 +265,7 @@ static struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl, const
 	it->addr = fl->addr;
 	it->isa = fl->isa;
 	it->insns = &fl->blk->insns[fl->bi];
+	fl->direct_pending = 0; /* set again when a range ends at a direct branch */
 	if (cc) {
 		it->flags |= PFT_FLOW_F_CC;
 		it->insn_cycles = fl->qcyc[(unsigned)(it - fl->q)];
@@ -306,7 +316,6 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 	fl->last_insn = (uint32_t)in->addr;
 	fl->have_last = 1;
 	fl->index++;
-	fl->direct_pending = 0;
 	fl->addr = (uint32_t)in->addr + in->size;
 	if (fl->bi == b->n) {
 		/* the block's last instruction: a branch, or the block ends */
@@ -344,7 +353,7 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 	it->next_isa = fl->isa;
 }
 
-static void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
+static ALWAYS_INLINE void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	uint32_t atoms = pkt->atoms;
 	unsigned i, n = pkt->atom_count;
@@ -621,7 +630,13 @@ int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const st
 		n = INT_MAX;
 	if (size == sizeof(*pkts)) {
 		for (i = 0; i < n;) {
-			put(fl, &pkts[i++]);
+			const struct pft_etm3_packet *pkt = &pkts[i++];
+
+			/* P-headers, most of the stream, without a call */
+			if (pkt->type == PFT_ETM3_PHDR)
+				phdr(fl, pkt);
+			else
+				put(fl, pkt);
 			if (ready(fl))
 				break;
 		}
