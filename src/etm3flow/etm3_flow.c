@@ -57,10 +57,12 @@ struct pft_etm3_flow_decoder {
 	uint64_t index;       /* instructions output */
 	int ended;            /* pft_etm3_flow_decoder_end() called */
 	uint32_t wcycles;     /* W marks not yet given to an instruction */
-	/* the walk: fl->addr is blk->insns[bi] while blk is set */
+	/* the walk: the next instruction is blk->insns[bi] while blk is set */
 	struct blk *blk;
 	unsigned bi;
-	struct pft_flow_item *open; /* the last queued range, still growing */
+	struct pft_flow_item *open; /* the last queued range, still growing: fl->addr,
+	                               fl->index and fl->last_insn are set when it ends */
+	unsigned hold;        /* the last queued item is a range (held back) */
 	struct pft_flow_item q[QCAP];
 	uint32_t qcyc[QCAP][BMAX];         /* insn_cycles of the ranges */
 	struct pft_insn qins[QCAP][BMAX];  /* insns of a range whose block was replaced */
@@ -94,6 +96,21 @@ void pft_etm3_flow_decoder_free(struct pft_etm3_flow_decoder *fl)
 	free(fl);
 }
 
+/* Range it grows no more: what the walk left for its end (the address
+ * after its last instruction is returned; fl->addr is the caller's). */
+static ALWAYS_INLINE uint32_t finish(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *it)
+{
+	const struct pft_insn *last = &it->insns[it->ninsns - 1];
+	uint32_t end = (uint32_t)last->addr + last->size;
+
+	fl->open = NULL;
+	fl->last_insn = (uint32_t)last->addr;
+	fl->have_last = 1;
+	fl->index = it->index + it->ninsns;
+	it->end = end;
+	return end;
+}
+
 /* The growing range is complete: it ends here with more to come. */
 static void close_open(struct pft_etm3_flow_decoder *fl)
 {
@@ -101,8 +118,7 @@ static void close_open(struct pft_etm3_flow_decoder *fl)
 
 	if (!it)
 		return;
-	fl->open = NULL;
-	it->end = fl->addr;
+	fl->addr = finish(fl, it);
 	it->end_kind = PFT_RANGE_MORE;
 	it->flags |= PFT_FLOW_F_NEXT;
 	it->next = fl->addr;
@@ -120,6 +136,7 @@ static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kin
 	it = &fl->q[(fl->qh + fl->qn) & (QCAP - 1)];
 	memset(it, 0, sizeof(*it));
 	fl->qn++;
+	fl->hold = kind == PFT_FLOW_RANGE;
 	it->kind = (uint16_t)kind;
 	it->type = (uint16_t)type;
 	it->offset = pkt->offset;
@@ -293,8 +310,8 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 			uint32_t cycles, int cc)
 {
 	struct pft_flow_item *it;
-	const struct pft_insn *in;
 	struct blk *b;
+	uint32_t end;
 	unsigned k;
 
 	it = fl->open;
@@ -306,23 +323,17 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 			return;
 	}
 	b = fl->blk;
-	in = &b->insns[fl->bi++];
 	k = it->ninsns++;
 	if (cc) {
 		((uint32_t *)it->insn_cycles)[k] = cycles;
 		it->cycles += cycles;
 	}
 	it->offset = pkt->offset;
-	fl->last_insn = (uint32_t)in->addr;
-	fl->have_last = 1;
-	fl->index++;
-	fl->addr = (uint32_t)in->addr + in->size;
-	if (fl->bi == b->n) {
+	if (++fl->bi == b->n) {
 		/* the block's last instruction: a branch, or the block ends */
 		fl->blk = NULL;
+		end = finish(fl, it);
 		if (b->branch && e) {
-			fl->open = NULL;
-			it->end = fl->addr;
 			it->end_kind = PFT_RANGE_TAKEN;
 			if (b->branch == PFT_WP_INDIRECT) {
 				/* the branch packet that follows gives the target */
@@ -337,19 +348,23 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 			it->next_isa = fl->isa;
 			return;
 		}
+		fl->addr = end;
 		if (e) {
-			close_open(fl);
+			it->end_kind = PFT_RANGE_MORE;
+			it->flags |= PFT_FLOW_F_NEXT;
+			it->next = end;
+			it->next_isa = fl->isa;
 			return;
 		}
 	} else if (e) {
 		return; /* the range goes on */
+	} else {
+		fl->addr = end = finish(fl, it);
 	}
 	/* N: the condition failed; the next instruction follows */
-	fl->open = NULL;
-	it->end = fl->addr;
 	it->end_kind = PFT_RANGE_NOT_TAKEN;
 	it->flags |= PFT_FLOW_F_NEXT;
-	it->next = fl->addr;
+	it->next = end;
 	it->next_isa = fl->isa;
 }
 
@@ -461,10 +476,11 @@ static uint32_t cancel_last(struct pft_etm3_flow_decoder *fl, struct pft_flow_it
 	const struct pft_insn *last = &it->insns[it->ninsns - 1];
 	uint32_t addr = (uint32_t)last->addr;
 
-	fl->open = NULL;
+	close_open(fl);
 	fl->index--;
 	if (it->ninsns == 1) {
 		fl->qn--;
+		fl->hold = fl->qn && fl->q[(fl->qh + fl->qn - 1) & (QCAP - 1)].kind == PFT_FLOW_RANGE;
 		return addr;
 	}
 	it->ninsns--;
@@ -608,7 +624,7 @@ static void put(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *
 /* Items wait to be pulled: more than the held range. */
 static int ready(const struct pft_etm3_flow_decoder *fl)
 {
-	return fl->qn > 1 || (fl->qn == 1 && fl->q[fl->qh].kind != PFT_FLOW_RANGE);
+	return fl->qn > fl->hold;
 }
 
 int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
