@@ -57,6 +57,11 @@ PFT_API void pft_snapshot_close(struct pft_snapshot *snap);
 
 /* The folder as given to pft_snapshot_open. */
 PFT_API const char *pft_snapshot_dir(const struct pft_snapshot *snap);
+/* Paths of its snapshot.ini, and of the trace metadata file that
+ * snapshot.ini's [trace] metadata= names (NULL when it has no [trace]
+ * section or no metadata=, so that no trace buffer is known). */
+PFT_API const char *pft_snapshot_ini_path(const struct pft_snapshot *snap);
+PFT_API const char *pft_snapshot_trace_ini_path(const struct pft_snapshot *snap);
 
 struct pft_snapshot_device {
 	const char *name;    /* [device] name (the ini file name if absent) */

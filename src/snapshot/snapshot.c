@@ -481,6 +481,16 @@ const char *pft_snapshot_dir(const struct pft_snapshot *sn)
 	return sn ? sn->dir : NULL;
 }
 
+const char *pft_snapshot_ini_path(const struct pft_snapshot *sn)
+{
+	return sn ? sn->snap.path : NULL;
+}
+
+const char *pft_snapshot_trace_ini_path(const struct pft_snapshot *sn)
+{
+	return sn ? sn->trace.path : NULL;
+}
+
 size_t pft_snapshot_device_count(const struct pft_snapshot *sn)
 {
 	return sn ? sn->ndev : 0;

@@ -178,13 +178,25 @@ int source_choose_snapshot(struct pft_source *s, const char *dir, const struct p
 	if (idx < 0)
 		return idx;
 	pft_snapshot_source(s->snap, (size_t)idx, &t);
+	/* --id and --source together must name the same source: else the
+	 * bytes of one would be decoded with the registers of the other */
+	if (p->source_name && p->trace_id >= 0 && t.trace_id != p->trace_id)
+		return source_msg(-PFT_E_INVAL, msg, cap,
+				  "--id 0x%02X and --source %s disagree: %s has trace ID 0x%02X in %s; "
+				  "give one of them", p->trace_id, t.name, t.name, t.trace_id, dir);
 	if (!t.is_ptm && !t.is_etm3)
 		return source_msg(-PFT_E_UNSUPPORTED, msg, cap,
 				  "trace source %s in %s has type %s: not a PTM (PFT) or an ETMv3", t.name, dir,
 				  *t.type ? t.type : "device of unknown type");
+	if (!t.buffer_file && !pft_snapshot_trace_ini_path(s->snap))
+		return source_msg(-PFT_E_NOTFOUND, msg, cap,
+				  "trace source %s has no trace buffer: %s has no [trace] section with "
+				  "metadata= (the file that lists the buffers)", t.name,
+				  pft_snapshot_ini_path(s->snap));
 	if (!t.buffer_file)
 		return source_msg(-PFT_E_NOTFOUND, msg, cap,
-				  "trace source %s has no trace buffer in %s/trace.ini", t.name, dir);
+				  "trace source %s has no trace buffer in %s (no %s= in [source_buffers])",
+				  t.name, pft_snapshot_trace_ini_path(s->snap), t.name);
 	fmt = p->format;
 	if (fmt < 0 && (fmt = pft_snapshot_buffer_format(t.buffer_format)) < 0)
 		return source_msg(-PFT_E_UNSUPPORTED, msg, cap,

@@ -137,5 +137,56 @@ if [ -w /dev/full ]; then
 	done
 fi
 
+# write errors name the file and the system's reason, exit 2 (defect 9)
+if [ -w /dev/full ]; then
+	printf 'etmv2-port 4\nTD b1001\nWT b0000\nWT b0000\nWT b0010\nID b1101\nIE b1100\nWT b1011\nTD b1001\nIE b0001\nWT b0110\nIN b1010\nDN b0000\nIE b0000\n' >"$T/tfo.txt"
+	FULL="/dev/full: No space left on device"
+	expect 2 "pft dump: $FULL" -- dump "$DATA/TC2" -o /dev/full
+	expect 2 "pft dump: $FULL" -- dump "$DATA/TC2" --id all -o /dev/full
+	expect 2 "pft decode: $FULL" -- decode "$COV" -o /dev/full
+	expect 2 "pft decode: $FULL" -- decode "$COV" --format addrs -o /dev/full
+	expect 2 "pft coverage: $FULL" -- coverage "$COV" --format ranges -o /dev/full
+	expect 2 "pft profile: $FULL" -- profile "$COV" -o /dev/full
+	expect 2 "pft timeline: $FULL" -- timeline "$COV" -o /dev/full
+	expect 2 "pft tail: $FULL" -- tail "$COV" -o /dev/full
+	expect 2 "pft probe: $FULL" -- probe "$DATA/TC2/cstrace.bin" -o /dev/full
+	expect 2 "pft tfo: $FULL" -- tfo "$T/tfo.txt" -o /dev/full
+	expect 2 "pft tfo: $FULL" -- tfo "$T/tfo.txt" --capture-out /dev/full
+	expect 2 "pft record: $FULL" -- record -q --log /dev/full "$EX/recursion.elf"
+	expect 2 "pft record: $FULL" -- record -q --import "$T/run.log" --elf "$EX/recursion.elf" --log /dev/full
+	for args in "dump $DATA/TC2" "decode $COV" "tail $COV" "record -q --log - $EX/recursion.elf"; do
+		n=$((n + 1))
+		# shellcheck disable=SC2086
+		"$PFT" $args >/dev/full 2>"$T/err"; got=$?
+		if [ "$got" -ne 2 ] || ! grep -q "standard output: No space left on device" "$T/err" ||
+		   [ "$(wc -l <"$T/err")" -ne 1 ]; then
+			echo "FAIL: pft $args >/dev/full: exit $got: $(cat "$T/err")"; fails=$((fails + 1))
+		else
+			echo "ok: pft $args >/dev/full: exit 2: $(cat "$T/err")"
+		fi
+	done
+fi
+
+# a snapshot.ini without [trace] is blamed, not a trace.ini it never named
+snap notrace
+sed -i '/^\[trace\]/,$d' "$T/notrace/snapshot.ini"
+expect 2 "notrace/snapshot.ini has no \[trace\] section" -- decode "$T/notrace" --stats
+if grep -q "trace.ini" "$T/err"; then
+	echo "FAIL: the message names trace.ini"; fails=$((fails + 1))
+fi
+# --id and --source naming different sources
+expect 2 "\-\-id 0x13 and --source PTM_1 disagree: PTM_1 has trace ID 0x14" -- dump "$DATA/TC2" --id 0x13 --source PTM_1
+expect 0 "" -- dump "$DATA/TC2" --id 0x13 --source PTM_0 --stats
+# an ETMTRACEIDR of more than 7 bits in a snapshot's ini
+rm -rf "$T/tc2id"
+mkdir "$T/tc2id"
+cp "$DATA/TC2"/*.ini "$DATA/TC2/cstrace.bin" "$T/tc2id/"
+sed -i 's/^ETMTRACEIDR(0x080)=0x00000013/ETMTRACEIDR(0x080)=0x00000113/' "$T/tc2id/device_8.ini"
+expect 2 "ETMTRACEIDR 0x00000113: the trace ID has 7 bits" -- dump "$T/tc2id" --stats
+# record's PTM options name themselves in errors
+expect 2 "bad value 'ETMCR=zz' for --reg" -- record --reg ETMCR=zz --log "$T/l" "$EX/recursion.elf"
+expect 2 "bad value '0' for --drain" -- record --drain 0 --log "$T/l" "$EX/recursion.elf"
+expect 2 "bad value '5' for --range" -- record --range 5 --log "$T/l" "$EX/recursion.elf"
+
 echo "$n cases, $fails failed"
 [ "$fails" -eq 0 ]

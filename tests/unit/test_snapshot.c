@@ -35,6 +35,9 @@ static void test_tc2(void)
 	}
 	CHECK_EQ(pft_snapshot_device_count(sn), 11);
 	CHECK_EQ(pft_snapshot_source_count(sn), 6);
+	CHECK(ends_with(pft_snapshot_ini_path(sn), "TC2/snapshot.ini"));
+	CHECK(ends_with(pft_snapshot_trace_ini_path(sn), "TC2/trace.ini"));
+	CHECK(pft_snapshot_ini_path(NULL) == NULL && pft_snapshot_trace_ini_path(NULL) == NULL);
 	CHECK_EQ(pft_snapshot_device(sn, 3, &dev), 0);
 	CHECK(strcmp(dev.name, "cpu_3") == 0 && strcmp(dev.dclass, "core") == 0 &&
 	      strcmp(dev.type, "Cortex-A15") == 0 && ends_with(dev.ini, "/cpu_3.ini"));
@@ -232,7 +235,19 @@ static void test_broken(void)
 		CHECK_EQ(s.regs_present, PFT_SNAPSHOT_REG_ETMCR | PFT_SNAPSHOT_REG_ETMTRACEIDR);
 		CHECK(s.buffer_name && strcmp(s.buffer_name, "B") == 0); /* the only buffer */
 		CHECK(s.core == NULL);
+		CHECK(pft_snapshot_trace_ini_path(sn) != NULL);
 		pft_snapshot_close(sn);
+		/* no [trace] section: no trace metadata, no buffer */
+		put("snapshot.ini", "[snapshot]\nversion=1.0\n[device_list]\ndevice0=core.ini\n"
+		    "device1=ptm.ini\n");
+		CHECK_EQ(pft_snapshot_open(tmp, &sn, NULL, 0), 0);
+		CHECK(pft_snapshot_trace_ini_path(sn) == NULL);
+		CHECK(pft_snapshot_ini_path(sn) != NULL &&
+		      strstr(pft_snapshot_ini_path(sn), "snapshot.ini") != NULL);
+		CHECK_EQ(pft_snapshot_source(sn, 0, &s), 0);
+		CHECK(s.buffer_file == NULL);
+		pft_snapshot_close(sn);
+		put("snapshot.ini", snap_ini);
 	}
 	CHECK_EQ(pft_snapshot_open(NULL, NULL, msg, sizeof msg), -PFT_E_INVAL);
 	CHECK_EQ(pft_snapshot_buffer_format("dstream_coresight"), -PFT_E_UNSUPPORTED);

@@ -34,6 +34,16 @@ const char *cli_single_input(const char *cmd, int argc, char **argv, int optind_
 /* Open an output file; "-" or NULL is stdout.  NULL on failure (message printed). */
 FILE *cli_open_output(const char *cmd, const char *path);
 
+/* A write to the output f (path; NULL or "-": standard output) failed:
+ * print "pft CMD: PATH: reason" (errno's reason: that of flushing f again
+ * when f is given and that fails, else errno as it is, else "write
+ * error"). */
+void cli_write_error(const char *cmd, FILE *f, const char *path);
+
+/* Flush the output f and check that everything was written: 0, or
+ * PFT_EXIT_USAGE after "pft CMD: PATH: reason".  Does not close f. */
+int cli_output_done(const char *cmd, FILE *f, const char *path);
+
 /* 1 (message printed) if the output path names the same file (device and
  * inode) as one of the inputs (a NULL-terminated list; NULL entries
  * skipped up to n), so that nothing is opened for writing over it; else 0. */

@@ -303,7 +303,7 @@ int cmd_coverage(int argc, char **argv)
 	default: werr = cov_write_autofdo(f, &ctx); break;
 	}
 	if (fflush(f) || werr) {
-		cli_error("coverage", "error writing %s", outpath ? outpath : "standard output");
+		cli_write_error("coverage", f, outpath);
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}

@@ -380,7 +380,7 @@ static int decode_flow(const struct decode_args *a, struct input *in, struct pft
 		rc = input_finish(in, "decode");
 	flow_any_get_stats(dec, &st);
 	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
-		cli_error("decode", "error writing %s", a->outpath ? a->outpath : "standard output");
+		cli_write_error("decode", NULL, a->outpath);
 		rc = PFT_EXIT_USAGE;
 	}
 	if (!rc)

@@ -648,10 +648,8 @@ static int dump_every(const struct dump_args *a)
 	}
 	if (*dump_all_skipped(m))
 		cli_error("dump", "skipped (not PFT, or no data): %s", dump_all_skipped(m));
-	if (fflush(out) || ferror(out)) {
-		cli_error("dump", "error writing %s", a->outpath ? a->outpath : "standard output");
+	if (cli_output_done("dump", out, a->outpath))
 		rc = PFT_EXIT_USAGE;
-	}
 	if (out != stdout)
 		fclose(out);
 	dump_all_close(m);
@@ -698,10 +696,8 @@ int cmd_dump(int argc, char **argv)
 		rc = dump_etm3(&in, d.out, d.json, a.want_stats);
 	else
 		rc = dump_pft(&a, &d);
-	if (fflush(d.out) || ferror(d.out)) {
-		cli_error("dump", "error writing %s", a.outpath ? a.outpath : "standard output");
+	if (cli_output_done("dump", d.out, a.outpath))
 		rc = PFT_EXIT_USAGE;
-	}
 	if (d.out != stdout)
 		fclose(d.out);
 	input_close(&in);

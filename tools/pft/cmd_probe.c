@@ -218,6 +218,8 @@ int cmd_probe(int argc, char **argv)
 		}
 		free(buf);
 	}
+	if (cli_output_done("probe", out, outpath))
+		rc = PFT_EXIT_USAGE;
 	if (out != stdout)
 		fclose(out);
 	free(rep);

@@ -148,7 +148,7 @@ int cmd_profile(int argc, char **argv)
 		goto out;
 	}
 	if (prof_write(m, f, fmt, w, inpath) || fflush(f)) {
-		cli_error("profile", "error writing %s", outpath ? outpath : "standard output");
+		cli_write_error("profile", f, outpath);
 		rc = PFT_EXIT_USAGE;
 	}
 out:

@@ -105,8 +105,18 @@ static const struct option base_long[] = {
 #define MAX_ELFS 16
 #define MAX_IRQ_AT 4096
 
+/* The executed-instruction log (--log): the plain log format's lines on a
+ * FILE, exception lines with --log-exceptions; err keeps errno of the first
+ * failed write. */
+struct log_writer {
+	FILE *f;
+	int exceptions;
+	int err;
+};
+
 struct record {
 	struct pft_rec_emu_opts emu;
+	struct log_writer lw;
 	uint64_t irq_at[MAX_IRQ_AT];
 	const char *until;
 	const char *qemu_log, *import_log, *log_path, *out_dir;
@@ -340,12 +350,15 @@ bad:
 	return 0;
 }
 
-/* The executed-instruction log (--log): the plain log format's lines on a
- * FILE, exception lines with --log-exceptions. */
-struct log_writer {
-	FILE *f;
-	int exceptions;
-};
+
+static int log_put(struct log_writer *w, const char *line)
+{
+	if (fprintf(w->f, "%s\n", line) >= 0)
+		return 0;
+	if (!w->err)
+		w->err = errno ? errno : EIO;
+	return -PFT_E_IO;
+}
 
 static int log_insn(void *ctx, const struct pft_rec_full *f)
 {
@@ -353,7 +366,7 @@ static int log_insn(void *ctx, const struct pft_rec_full *f)
 	char line[64];
 
 	pft_rec_log_insn_line(line, sizeof line, f->in.addr, (enum pft_isa)f->in.isa);
-	return fprintf(w->f, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+	return log_put(w, line);
 }
 
 static int log_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
@@ -365,7 +378,7 @@ static int log_exc(void *ctx, const struct pft_rec_exc *x, uint64_t cycle)
 	if (!w->exceptions)
 		return 0;
 	pft_rec_log_exc_line(line, sizeof line, x);
-	return fprintf(w->f, "%s\n", line) < 0 ? -PFT_E_IO : 0;
+	return log_put(w, line);
 }
 
 static int log_end(void *ctx, uint64_t cycle)
@@ -373,7 +386,29 @@ static int log_end(void *ctx, uint64_t cycle)
 	struct log_writer *w = ctx;
 
 	(void)cycle;
-	return fflush(w->f) != 0 ? -PFT_E_IO : 0;
+	errno = 0;
+	if (fflush(w->f) != 0 || ferror(w->f)) {
+		if (!w->err)
+			w->err = errno ? errno : EIO;
+		return -PFT_E_IO;
+	}
+	return 0;
+}
+
+/* A failed run: the --log file's write error if that was it (exit 2),
+ * else what the source said (exit 1).  The exit code. */
+static int run_failed(const struct record *r, const char *path, const char *msg, int rc)
+{
+	if (r->lw.err) {
+		cli_error(cmd, "%s: %s", strcmp(r->log_path, "-") ? r->log_path : "standard output",
+		          strerror(r->lw.err));
+		return PFT_EXIT_USAGE;
+	}
+	if (path)
+		cli_error(cmd, "%s: %s", path, msg && msg[0] ? msg : pft_errstr(rc));
+	else
+		cli_error(cmd, "%s", msg && msg[0] ? msg : pft_errstr(rc));
+	return rc == -PFT_E_UNSUPPORTED ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
 }
 
 static void summary(const struct record *r, const struct pft_rec_pipe *p,
@@ -447,14 +482,13 @@ static int replay(const struct record *r, const struct pft_rec_elf *const *elfp,
 	if (in != stdin)
 		fclose(in);
 	if (rc < 0) {
-		cli_error(cmd, "%s: %s", path, msg[0] ? msg : pft_errstr(rc));
-		return PFT_EXIT_DATA;
+		int x = run_failed(r, path, msg, rc);
+
+		return r->lw.err ? x : PFT_EXIT_DATA; /* a log that cannot be replayed */
 	}
 	rc = pft_rec_pipe_end(pipe, 0, PFT_ISA_ARM, 0);
-	if (rc < 0) {
-		cli_error(cmd, "%s", pft_errstr(rc));
-		return PFT_EXIT_DATA;
-	}
+	if (rc < 0)
+		return run_failed(r, NULL, NULL, rc);
 	return PFT_EXIT_OK;
 }
 
@@ -469,19 +503,15 @@ static int emulate(const struct record *r, const struct pft_rec_elf *elf, struct
 
 	pft_rec_pipe_sink(pipe, &sink);
 	rc = pft_rec_emu_run(elf, &r->emu, &sink, es, msg, sizeof(msg));
-	if (rc < 0) {
-		cli_error(cmd, "%s", msg[0] ? msg : pft_errstr(rc));
-		return rc == -PFT_E_UNSUPPORTED ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
-	}
+	if (rc < 0)
+		return run_failed(r, NULL, msg, rc);
 	if (es->exc_in_it)
 		fprintf(stderr, "pft record: warning: %llu exceptions taken inside IT "
 		        "blocks (ITSTATE not saved)\n", (unsigned long long)es->exc_in_it);
 	rc = pft_rec_pipe_end(pipe, es->stop_addr, (enum pft_isa)es->stop_isa,
 	                      strcmp(es->stop_reason, "end") != 0);
-	if (rc < 0) {
-		cli_error(cmd, "%s", pft_errstr(rc));
-		return PFT_EXIT_DATA;
-	}
+	if (rc < 0)
+		return run_failed(r, NULL, NULL, rc);
 	return PFT_EXIT_OK;
 }
 
@@ -521,7 +551,6 @@ int cmd_record(int argc, char **argv)
 	struct pft_rec_src_stats ss;
 	struct record_ptm *rp = NULL;
 	struct pft_rec_consumer cons, logc = { log_insn, log_exc, log_end, NULL };
-	struct log_writer lw = { NULL, 0 };
 	char msg[512] = "";
 	unsigned i, nloaded = 0;
 	int exit_code, replaying;
@@ -531,7 +560,7 @@ int cmd_record(int argc, char **argv)
 		return exit_code;
 	replaying = r->qemu_log || r->import_log;
 	exit_code = load_programs(r, elfs, elfp, &nloaded);
-	if (!exit_code && r->log_path && !(lw.f = cli_open_output(cmd, r->log_path)))
+	if (!exit_code && r->log_path && !(r->lw.f = cli_open_output(cmd, r->log_path)))
 		exit_code = PFT_EXIT_USAGE;
 	if (!exit_code && r->out_dir) {
 		exit_code = record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
@@ -540,9 +569,9 @@ int cmd_record(int argc, char **argv)
 	}
 	if (exit_code)
 		goto out;
-	lw.exceptions = r->log_exceptions;
-	logc.ctx = &lw;
-	pft_rec_pipe_init(&pipe, &r->cycles, lw.f ? &logc : NULL, rp ? &cons : NULL);
+	r->lw.exceptions = r->log_exceptions;
+	logc.ctx = &r->lw;
+	pft_rec_pipe_init(&pipe, &r->cycles, r->lw.f ? &logc : NULL, rp ? &cons : NULL);
 	exit_code = replaying ? replay(r, elfp, nloaded, &pipe, &ss) : emulate(r, &elfs[0], &pipe, &es);
 	if (!exit_code && rp && record_ptm_write(rp, r->out_dir, elfp, nloaded, msg, sizeof(msg)) < 0) {
 		cli_error(cmd, "%s", msg);
@@ -552,8 +581,8 @@ int cmd_record(int argc, char **argv)
 		summary(r, &pipe, replaying ? NULL : &es, replaying ? &ss : NULL, rp);
 out:
 	record_ptm_free(rp);
-	if (lw.f && lw.f != stdout && fclose(lw.f) != 0 && exit_code == PFT_EXIT_OK) {
-		cli_error(cmd, "cannot write '%s'", r->log_path);
+	if (r->lw.f && r->lw.f != stdout && fclose(r->lw.f) != 0 && exit_code == PFT_EXIT_OK) {
+		cli_error(cmd, "%s: %s", r->log_path, strerror(errno));
 		exit_code = PFT_EXIT_USAGE;
 	}
 	for (i = 0; i < nloaded; i++)

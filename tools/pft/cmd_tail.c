@@ -382,10 +382,8 @@ int cmd_tail(int argc, char **argv)
 		goto out;
 	}
 	report(&t, f, &s);
-	if (fflush(f) || ferror(f)) {
-		cli_error("tail", "error writing %s", outpath ? outpath : "standard output");
+	if (cli_output_done("tail", f, outpath))
 		rc = PFT_EXIT_USAGE;
-	}
 out:
 	if (f && f != stdout)
 		fclose(f);

@@ -491,10 +491,10 @@ int cmd_tfo(int argc, char **argv)
 			rc = PFT_EXIT_DATA;
 		}
 	}
-	if (fflush(r.list) || (r.out && fflush(r.out)) || (r.cap && fflush(r.cap))) {
-		cli_error("tfo", "write error: %s", strerror(errno));
+	if ((r.list == stdout && cli_output_done("tfo", r.list, NULL)) ||
+	    (r.out && r.out != stdout && cli_output_done("tfo", r.out, r.o.out)) ||
+	    (r.cap && cli_output_done("tfo", r.cap, r.o.capture_out)))
 		rc = PFT_EXIT_USAGE;
-	}
 	pft_tfo_decoder_free(r.dec);
 	if (r.cap && r.cap != stdout)
 		fclose(r.cap);

@@ -410,7 +410,7 @@ int cmd_timeline(int argc, char **argv)
 		",\"gaps\":%" PRIu64 "}}\n", s.cst.insns, s.cst.cycles, s.cst.calls + s.cst.tail_calls,
 		s.cst.gaps);
 	if (fflush(t.f) || ferror(t.f) || t.err) {
-		cli_error("timeline", "error writing %s", outpath);
+		cli_write_error("timeline", t.f, outpath);
 		rc = PFT_EXIT_USAGE;
 	}
 out:

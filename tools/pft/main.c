@@ -45,6 +45,35 @@ FILE *cli_open_output(const char *cmd, const char *path)
 	return f;
 }
 
+static const char *out_name(const char *path)
+{
+	return path && strcmp(path, "-") ? path : "standard output";
+}
+
+void cli_write_error(const char *cmd, FILE *f, const char *path)
+{
+	int e = errno; /* the failed call's, when it was the last one */
+
+	if (f) {
+		errno = 0;
+		if (fflush(f) != 0 && errno)
+			e = errno;
+	}
+	cli_error(cmd, "%s: %s", out_name(path), e ? strerror(e) : "write error");
+}
+
+int cli_output_done(const char *cmd, FILE *f, const char *path)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(f) == 0 && !ferror(f))
+		return 0;
+	e = errno;
+	cli_error(cmd, "%s: %s", out_name(path), e ? strerror(e) : "write error");
+	return PFT_EXIT_USAGE;
+}
+
 int cli_bad_option(const char *cmd, int c, char **argv, int optind_now)
 {
 	if (c == ':')
@@ -108,8 +137,12 @@ static void usage(FILE *out)
  * message. */
 static int stdout_done(int rc)
 {
+	errno = 0;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		cli_error(NULL, "cannot write standard output: %s", strerror(errno));
+		/* a command that failed with a setup error has said why */
+		if (rc != PFT_EXIT_USAGE)
+			cli_error(NULL, "cannot write standard output: %s",
+			          errno ? strerror(errno) : "write error");
 		return PFT_EXIT_USAGE;
 	}
 	return rc;

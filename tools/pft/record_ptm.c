@@ -121,7 +121,13 @@ int record_ptm_option(struct record_ptm_opts *o, int opt, const char *arg, const
 	default:
 		return input_parse_option(&o->io, opt, arg, cmd);
 	}
-	cli_error(cmd, "bad value '%s' for a PTM option (see --help)", arg);
+	{
+		const struct option *lo = record_ptm_long_options;
+
+		while (lo->name && lo->val != opt)
+			lo++;
+		cli_error(cmd, "bad value '%s' for --%s (see --help)", arg, lo->name ? lo->name : "?");
+	}
 	return -1;
 }
 
