@@ -181,6 +181,14 @@ PFT_API int pft_cs_tracker_end(struct pft_cs_tracker *cs);
  * arguments or size < sizeof(struct pft_cs_event). */
 PFT_API int pft_cs_tracker_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size_t size);
 
+/* All the events not yet pulled, at once and in place: *evs points at *n
+ * events (0 when none is left), valid until the next pft_cs_tracker_put,
+ * _flush or _end; they count as pulled.  size must be sizeof(struct
+ * pft_cs_event) (a caller built with another size uses
+ * pft_cs_tracker_next).  0, or -PFT_E_INVAL. */
+PFT_API int pft_cs_tracker_take(struct pft_cs_tracker *cs, const struct pft_cs_event **evs,
+                                size_t *n, size_t size);
+
 /* The current context's stack, as of the last event pulled's item:
  * frames 0 (bottom) .. depth-1 (top). */
 PFT_API uint32_t pft_cs_tracker_depth(const struct pft_cs_tracker *cs);

@@ -157,7 +157,8 @@ static struct pft_cs_event *emit(struct pft_cs_tracker *cs, enum pft_cs_kind kin
 	ev->isa = 0;
 	ev->reserved[0] = ev->reserved[1] = ev->reserved[2] = 0;
 	ev->insns = NULL;
-	memset(&ev->frame, 0, sizeof(ev->frame));
+	if (kind == PFT_CS_RUN || kind == PFT_CS_GAP || kind == PFT_CS_CONTEXT)
+		memset(&ev->frame, 0, sizeof(ev->frame)); /* the others copy a frame in */
 	return ev;
 }
 
@@ -599,19 +600,29 @@ static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 	}
 }
 
-int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *user, size_t size)
+static int put_item(struct pft_cs_tracker *cs, const struct pft_flow_item *it);
+
+/* an item of another pft/flow.h: the fields it lacks are 0 */
+static int put_other_size(struct pft_cs_tracker *cs, const struct pft_flow_item *user, size_t size)
 {
 	struct pft_flow_item copy;
-	const struct pft_flow_item *it = user;
 
-	if (!cs || !user || !size || cs->ended || cs->qh < cs->qn)
+	memset(&copy, 0, sizeof(copy));
+	pft_copy_in(&copy, sizeof(copy), user, size);
+	return put_item(cs, &copy);
+}
+
+int pft_cs_tracker_put(struct pft_cs_tracker *cs, const struct pft_flow_item *it, size_t size)
+{
+	if (!cs || !it || !size || cs->ended || cs->qh < cs->qn)
 		return -PFT_E_INVAL;
-	if (size != sizeof(*it)) {
-		/* an item of another pft/flow.h: the fields it lacks are 0 */
-		memset(&copy, 0, sizeof(copy));
-		pft_copy_in(&copy, sizeof(copy), user, size);
-		it = &copy;
-	}
+	if (size != sizeof(*it))
+		return put_other_size(cs, it, size);
+	return put_item(cs, it);
+}
+
+static int put_item(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
+{
 	cs->qh = cs->qn = 0;
 	cs->offset = it->offset;
 	if (cs->pend.valid && !(it->kind == PFT_FLOW_EVENT && (it->type == PFT_EV_TIMESTAMP ||
@@ -657,6 +668,17 @@ int pft_cs_tracker_next(struct pft_cs_tracker *cs, struct pft_cs_event *ev, size
 		return 0;
 	}
 	return cs->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+}
+
+int pft_cs_tracker_take(struct pft_cs_tracker *cs, const struct pft_cs_event **evs, size_t *n,
+                        size_t size)
+{
+	if (!cs || !evs || !n || size != sizeof(**evs))
+		return -PFT_E_INVAL;
+	*evs = cs->q + cs->qh;
+	*n = cs->qn - cs->qh;
+	cs->qh = cs->qn;
+	return 0;
 }
 
 uint32_t pft_cs_tracker_depth(const struct pft_cs_tracker *cs)

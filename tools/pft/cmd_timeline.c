@@ -48,6 +48,12 @@ enum { OPT_CLOCK = PROF_OPT_OWN };
 enum clock { CLK_AUTO = -1, CLK_TIME = 0, CLK_CYCLES, CLK_INSNS };
 static const char *const clock_names[] = { "time", "cycles", "insns" };
 
+struct numc {
+	uint64_t v;
+	unsigned len;
+	char d[48];
+};
+
 struct tl {
 	FILE *f;
 	const struct prof_session *s;
@@ -62,6 +68,10 @@ struct tl {
 	char buf[1 << 16];
 	size_t n;
 	int err;
+	struct numc ts, insn;   /* the last ts and insn written, formatted */
+	uint32_t tidcid;        /* the last tid written, formatted */
+	char tidd[24];
+	size_t tidlen;
 };
 
 static void out_flush(struct tl *t)
@@ -71,15 +81,24 @@ static void out_flush(struct tl *t)
 	t->n = 0;
 }
 
-static void out_mem(struct tl *t, const char *p, size_t k)
+static void out_mem_slow(struct tl *t, const char *p, size_t k)
+{
+	out_flush(t);
+	if (k > sizeof(t->buf)) {
+		if (fwrite(p, 1, k, t->f) != k)
+			t->err = 1;
+		return;
+	}
+	memcpy(t->buf, p, k);
+	t->n = k;
+}
+
+/* inline: most calls copy a literal of known size */
+static inline void out_mem(struct tl *t, const char *p, size_t k)
 {
 	if (t->n + k > sizeof(t->buf)) {
-		out_flush(t);
-		if (k > sizeof(t->buf)) {
-			if (fwrite(p, 1, k, t->f) != k)
-				t->err = 1;
-			return;
-		}
+		out_mem_slow(t, p, k);
+		return;
 	}
 	memcpy(t->buf + t->n, p, k);
 	t->n += k;
@@ -94,7 +113,7 @@ static void out_str(struct tl *t, const char *p)
 #define OUT_LIT(t, lit) out_mem((t), (lit), sizeof(lit) - 1)
 
 /* room for k more bytes in the buffer (k small) */
-static char *out_room(struct tl *t, size_t k)
+static inline char *out_room(struct tl *t, size_t k)
 {
 	if (t->n + k > sizeof(t->buf))
 		out_flush(t);
@@ -106,52 +125,146 @@ static const char digits2[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* two digits a step, in 32 bits when the value fits */
-static void out_u64(struct tl *t, uint64_t v)
+static unsigned ndigits64(uint64_t v)
 {
-	char d[24], *o;
-	int i = 24, k;
+	unsigned k = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		k += 4;
+	}
+	return k + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+static unsigned ndigits32(uint32_t w)
+{
+	unsigned k = 1;
+
+	while (w >= 10000) {
+		w /= 10000;
+		k += 4;
+	}
+	return k + (w >= 10) + (w >= 100) + (w >= 1000);
+}
+
+/* Decimal digits of v at d (at most 20), two digits a step, in 32 bits
+   when the value fits; returns their number. */
+static size_t fmt_u64(char *d, uint64_t v)
+{
+	char *e;
 	uint32_t w;
+	size_t k;
 
-	while (v > 0xffffffffu) {
-		unsigned r = (unsigned)(v % 100);
+	if (v > 0xffffffffu) {
+		char tmp[24];
+		int i = 24;
 
-		v /= 100;
-		d[--i] = digits2[2 * r + 1];
-		d[--i] = digits2[2 * r];
+		while (v > 0xffffffffu) {
+			unsigned r = (unsigned)(v % 100);
+
+			v /= 100;
+			tmp[--i] = digits2[2 * r + 1];
+			tmp[--i] = digits2[2 * r];
+		}
+		k = fmt_u64(d, v);
+		memcpy(d + k, tmp + i, (size_t)(24 - i));
+		return k + (size_t)(24 - i);
 	}
 	w = (uint32_t)v;
+	k = ndigits32(w);
+	e = d + k;
 	while (w >= 100) {
 		unsigned r = w % 100;
 
 		w /= 100;
-		d[--i] = digits2[2 * r + 1];
-		d[--i] = digits2[2 * r];
+		*--e = digits2[2 * r + 1];
+		*--e = digits2[2 * r];
 	}
 	if (w >= 10) {
-		d[--i] = digits2[2 * w + 1];
-		d[--i] = digits2[2 * w];
+		*--e = digits2[2 * w + 1];
+		*--e = digits2[2 * w];
 	} else {
-		d[--i] = (char)('0' + w);
+		*--e = (char)('0' + w);
 	}
-	k = 24 - i;
-	o = out_room(t, (size_t)k);
-	memcpy(o, d + i, (size_t)k);
-	t->n += (size_t)k;
+	return k;
+}
+
+/* A number kept formatted, right-aligned in d[0..24) (d[24..48) is slack,
+   so that a fixed 24-byte copy can write it): the clock and the
+   instruction index only grow, mostly by a little, and a small step is a
+   decimal addition to the digits already there. */
+static void numc_set(struct numc *c, uint64_t v)
+{
+	uint64_t add;
+	int i;
+
+	if (c->len && v >= c->v && v - c->v < 1000000) {
+		add = v - c->v;
+		c->v = v;
+		for (i = 23; add; i--) {
+			unsigned dg;
+
+			if (i < 24 - (int)c->len) {
+				c->d[i] = '0';
+				c->len++;
+			}
+			dg = (unsigned)(c->d[i] - '0') + (unsigned)(add % 10);
+			add /= 10;
+			if (dg >= 10) {
+				dg -= 10;
+				add++;
+			}
+			c->d[i] = (char)('0' + dg);
+		}
+		return;
+	}
+	c->v = v;
+	c->len = (unsigned)fmt_u64(c->d + 24 - ndigits64(v), v);
+}
+
+static void out_num(struct tl *t, struct numc *c, uint64_t v)
+{
+	char *o;
+
+	if (v != c->v || !c->len)
+		numc_set(c, v);
+	o = out_room(t, 24);
+	memcpy(o, c->d + 24 - c->len, 24);   /* a fixed size: no call */
+	t->n += c->len;
+}
+
+static void out_u64(struct tl *t, uint64_t v)
+{
+	char *o = out_room(t, 20);
+
+	t->n += fmt_u64(o, v);
 }
 
 /* 0x and at least 8 hex digits, as prof_addr_name writes addresses */
 static void out_hex(struct tl *t, uint64_t v)
 {
+	static const char hx[] = "0123456789abcdef";
 	char d[24], *o;
 	int i = 24, k;
 
+	if (v <= 0xffffffffu) {
+		o = out_room(t, 10);
+		o[0] = '0';
+		o[1] = 'x';
+		for (k = 8; k >= 2; k -= 2) {
+			unsigned byte = (unsigned)v & 0xffu;
+
+			o[k] = hx[byte >> 4];
+			o[k + 1] = hx[byte & 15];
+			v >>= 8;
+		}
+		t->n += 10;
+		return;
+	}
 	do {
-		d[--i] = "0123456789abcdef"[v & 15];
+		d[--i] = hx[v & 15];
 		v >>= 4;
 	} while (v);
-	while (i > 24 - 8)
-		d[--i] = '0';
 	d[--i] = 'x';
 	d[--i] = '0';
 	k = 24 - i;
@@ -164,8 +277,12 @@ static void out_hex(struct tl *t, uint64_t v)
 static void out_json(struct tl *t, const char *p)
 {
 	char one[8];
+	size_t k;
 
-	for (; *p; p++) {
+	for (k = 0; p[k] && p[k] != '"' && p[k] != '\\' && (unsigned char)p[k] >= 0x20; k++)
+		;
+	out_mem(t, p, k);             /* the plain part, usually all */
+	for (p += k; *p; p++) {
 		unsigned char ch = (unsigned char)*p;
 
 		if (ch == '"' || ch == '\\') {
@@ -208,7 +325,7 @@ static void put_ts(struct tl *t, uint64_t v)
 		unsigned ms = (unsigned)(v % 1000);
 		char *o;
 
-		out_u64(t, v / 1000);
+		out_num(t, &t->ts, v / 1000);
 		o = out_room(t, 4);
 		o[0] = '.';
 		o[1] = (char)('0' + ms / 100);
@@ -216,7 +333,7 @@ static void put_ts(struct tl *t, uint64_t v)
 		o[3] = (char)('0' + ms % 10);
 		t->n += 4;
 	} else {
-		out_u64(t, v);
+		out_num(t, &t->ts, v);
 	}
 }
 
@@ -245,7 +362,11 @@ static void begin(struct tl *t, const char *ph, uint32_t cid, uint64_t ts)
 		OUT_LIT(t, ",\n{\"ph\":\"");
 	out_mem(t, ph, 1);
 	OUT_LIT(t, "\",\"pid\":1,\"tid\":");
-	out_u64(t, cid);
+	if (cid != t->tidcid || !t->tidlen) {
+		t->tidcid = cid;
+		t->tidlen = fmt_u64(t->tidd, cid);
+	}
+	out_mem(t, t->tidd, t->tidlen);
 	OUT_LIT(t, ",\"ts\":");
 	put_ts(t, ts);
 	t->first = 0;
@@ -281,7 +402,7 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 			OUT_LIT(t, "\",\"args\":{\"from\":\"");
 			out_addr(t, ev->frame.site);
 			OUT_LIT(t, "\",\"insn\":");
-			out_u64(t, ev->index);
+			out_num(t, &t->insn, ev->index);
 			OUT_LIT(t, "}}");
 		}
 		break;
@@ -292,7 +413,7 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 		OUT_LIT(t, "\",\"args\":{\"return\":\"");
 		out_addr(t, ev->frame.ret);
 		OUT_LIT(t, "\",\"insn\":");
-		out_u64(t, ev->index);
+		out_num(t, &t->insn, ev->index);
 		OUT_LIT(t, "}}");
 		break;
 	case PFT_CS_RETURN:
@@ -307,7 +428,7 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 		OUT_LIT(t, "\",\"args\":{\"offset\":");
 		out_u64(t, ev->offset);
 		OUT_LIT(t, ",\"insn\":");
-		out_u64(t, ev->index);
+		out_num(t, &t->insn, ev->index);
 		OUT_LIT(t, "}}");
 		break;
 	default:

@@ -108,6 +108,7 @@ static int node_index(struct prof_model *m, uint32_t parent, uint32_t fid, uint3
 		memset(n, 0, sizeof(*n));
 		n->parent = parent;
 		n->fid = fid;
+		n->edge = UINT32_MAX;
 	}
 	return 0;
 }
@@ -171,12 +172,19 @@ int prof_model_has(const struct prof_model *m, enum prof_weight w)
 	return w == PROF_W_INSNS || (w == PROF_W_CYCLES ? m->has_cc : m->has_time);
 }
 
-static struct prof_ctx *ctx_of(struct prof_model *m, uint32_t cid)
+static struct prof_ctx *ctx_find(struct prof_model *m, uint32_t cid);
+
+static inline struct prof_ctx *ctx_of(struct prof_model *m, uint32_t cid)
+{
+	if (m->cur < m->nctx && m->ctx[m->cur].cid == cid)
+		return &m->ctx[m->cur];
+	return ctx_find(m, cid);
+}
+
+static struct prof_ctx *ctx_find(struct prof_model *m, uint32_t cid)
 {
 	uint32_t i;
 
-	if (m->cur < m->nctx && m->ctx[m->cur].cid == cid)
-		return &m->ctx[m->cur];
 	for (i = 0; i < m->nctx; i++)
 		if (m->ctx[i].cid == cid) {
 			m->cur = i;
@@ -301,8 +309,15 @@ static int push(struct prof_model *m, struct prof_ctx *c, const struct pft_cs_ev
 		return -1;
 	fr = &c->st[c->n++];
 	fr->fid = fid;
-	if (node_index(m, parent, fid, &fr->node) || edge_index(m, caller, fid, &e))
+	if (node_index(m, parent, fid, &fr->node))
 		return -1;
+	/* the node (caller's node, callee) knows its edge (caller, callee) */
+	if (m->node[fr->node].edge == UINT32_MAX) {
+		if (edge_index(m, caller, fid, &e))
+			return -1;
+		m->node[fr->node].edge = e;
+	}
+	e = m->node[fr->node].edge;
 	mo->valid = 1;
 	mo->parent = parent;
 	mo->key = key;

@@ -37,6 +37,7 @@ struct prof_edge {
 
 struct prof_node {                    /* calling-context tree */
 	uint32_t parent, fid;
+	uint32_t edge;                /* parent's function -> fid; UINT32_MAX not yet known */
 	uint64_t self[PROF_W_NR];
 };
 
@@ -54,7 +55,7 @@ struct prof_ctx {
 };
 
 /* the last (parent node, function key) pushed in each of PROF_MEMO slots */
-#define PROF_MEMO 256
+#define PROF_MEMO 4096
 struct prof_memo {
 	uint64_t key;
 	uint32_t parent, fid, node, edge;

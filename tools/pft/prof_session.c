@@ -166,13 +166,17 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 
 static int drain_events(struct prof_session *s, const struct prof_hooks *h)
 {
-	struct pft_cs_event ev;
-	int r;
+	const struct pft_cs_event *ev;
+	size_t n, i;
+	int r = pft_cs_tracker_take(s->cs, &ev, &n, sizeof(*ev));
 
-	while ((r = pft_cs_tracker_next(s->cs, &ev, sizeof(ev))) == 0)
-		if (h->event && (r = h->event(h->ctx, &ev)) != 0)
-			return r;
-	return r == -PFT_E_AGAIN || r == -PFT_E_EOS ? 0 : r;
+	if (r < 0)
+		return r;
+	if (h->event)
+		for (i = 0; i < n; i++)
+			if ((r = h->event(h->ctx, &ev[i])) != 0)
+				return r;
+	return 0;
 }
 
 /* Pull every item the flow decoder has; 0, PROF_STOP, or a negative error. */
