@@ -195,42 +195,32 @@ static size_t fmt_u64(char *d, uint64_t v)
    decimal addition to the digits already there. */
 static void numc_set(struct numc *c, uint64_t v)
 {
-	uint64_t add;
-	int i;
-
 	if (c->len && v >= c->v && v - c->v < 1000000) {
-		add = v - c->v;
-		c->v = v;
-		for (i = 23; add; i--) {
-			unsigned dg;
+		uint32_t add = (uint32_t)(v - c->v);
+		int i = 23;
 
-			if (i < 24 - (int)c->len) {
-				c->d[i] = '0';
-				c->len++;
-			}
-			dg = (unsigned)(c->d[i] - '0') + (unsigned)(add % 10);
-			add /= 10;
-			if (dg >= 10) {
-				dg -= 10;
+		c->v = v;
+		while (add) {                   /* two digits a step */
+			unsigned x;
+
+			while (i - 1 < 24 - (int)c->len)
+				c->d[24 - ++c->len] = '0';
+			x = (unsigned)(c->d[i - 1] - '0') * 10 + (unsigned)(c->d[i] - '0') + add % 100;
+			add /= 100;
+			if (x >= 100) {
+				x -= 100;
 				add++;
 			}
-			c->d[i] = (char)('0' + dg);
+			c->d[i - 1] = digits2[2 * x];
+			c->d[i] = digits2[2 * x + 1];
+			i -= 2;
 		}
+		while (c->len > 1 && c->d[24 - c->len] == '0')
+			c->len--;
 		return;
 	}
 	c->v = v;
 	c->len = (unsigned)fmt_u64(c->d + 24 - ndigits64(v), v);
-}
-
-static void out_num(struct tl *t, struct numc *c, uint64_t v)
-{
-	char *o;
-
-	if (v != c->v || !c->len)
-		numc_set(c, v);
-	o = out_room(t, 24);
-	memcpy(o, c->d + 24 - c->len, 24);   /* a fixed size: no call */
-	t->n += c->len;
 }
 
 static void out_u64(struct tl *t, uint64_t v)
@@ -299,17 +289,6 @@ static void out_json(struct tl *t, const char *p)
 	}
 }
 
-/* symbol+offset, or 0x%08x without symbols */
-static void out_addr(struct tl *t, uint64_t addr)
-{
-	char b[160];
-
-	if (t->s->dbg)
-		out_json(t, prof_addr_name(t->s, addr, b, sizeof(b)));
-	else
-		out_hex(t, addr);
-}
-
 static uint64_t ts_of(const struct tl *t, const struct pft_cs_event *ev)
 {
 	switch (t->clk) {
@@ -319,121 +298,214 @@ static uint64_t ts_of(const struct tl *t, const struct pft_cs_event *ev)
 	}
 }
 
-static void put_ts(struct tl *t, uint64_t v)
+/* ---- one event: written through a pointer into room reserved at its
+   start (EV_ROOM bytes: everything but names, which go through out_json) */
+
+#define EV_ROOM 512
+#define W_LIT(o, lit) (memcpy((o), (lit), sizeof(lit) - 1), (o) + sizeof(lit) - 1)
+
+static inline char *w_num(char *o, struct numc *c, uint64_t v)
+{
+	if (v != c->v || !c->len)
+		numc_set(c, v);
+	memcpy(o, c->d + 24 - c->len, 24);   /* a fixed size: no call */
+	return o + c->len;
+}
+
+static const char hex2[513] =
+	"000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+	"404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+	"606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+	"808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+	"a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+	"c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+	"e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+
+static inline char *w_hex(char *o, uint64_t v)
+{
+	static const char hx[] = "0123456789abcdef";
+
+	if (v > 0xffffffffu) {
+		char d[24];
+		int i = 24;
+
+		do {
+			d[--i] = hx[v & 15];
+			v >>= 4;
+		} while (v);
+		memcpy(o, "0x", 2);
+		memcpy(o + 2, d + i, (size_t)(24 - i));
+		return o + 2 + (24 - i);
+	}
+	o[0] = '0';
+	o[1] = 'x';
+	memcpy(o + 2, hex2 + 2 * ((v >> 24) & 0xffu), 2);
+	memcpy(o + 4, hex2 + 2 * ((v >> 16) & 0xffu), 2);
+	memcpy(o + 6, hex2 + 2 * ((v >> 8) & 0xffu), 2);
+	memcpy(o + 8, hex2 + 2 * (v & 0xffu), 2);
+	return o + 10;
+}
+
+static char *w_ts(struct tl *t, char *o, uint64_t v)
 {
 	if (t->clk == CLK_TIME) {
 		unsigned ms = (unsigned)(v % 1000);
-		char *o;
 
-		out_num(t, &t->ts, v / 1000);
-		o = out_room(t, 4);
+		o = w_num(o, &t->ts, v / 1000);
 		o[0] = '.';
 		o[1] = (char)('0' + ms / 100);
 		o[2] = (char)('0' + ms / 10 % 10);
 		o[3] = (char)('0' + ms % 10);
-		t->n += 4;
-	} else {
-		out_num(t, &t->ts, v);
+		return o + 4;
 	}
+	return w_num(o, &t->ts, v);
 }
 
-static void begin(struct tl *t, const char *ph, uint32_t cid, uint64_t ts)
+/* a short name of the library's (an exception's, a flow event's): no
+   character to escape */
+static inline char *w_word(char *o, const char *w)
+{
+	size_t k = strlen(w);
+
+	if (k > 64)
+		k = 64;
+	memcpy(o, w, k);
+	return o + k;
+}
+
+/* a name of any length: through the checked writer */
+static char *w_name(struct tl *t, char *o, const char *name)
+{
+	t->n = (size_t)(o - t->buf);
+	out_json(t, name);
+	return out_room(t, EV_ROOM);
+}
+
+/* symbol+offset, or 0x%08x without symbols */
+static inline char *w_addr(struct tl *t, char *o, uint64_t addr)
+{
+	char b[160];
+
+	if (t->s->dbg)
+		return w_name(t, o, prof_addr_name(t->s, addr, b, sizeof(b)));
+	return w_hex(o, addr);
+}
+
+/* the thread name of a context seen for the first time */
+static void thread_name(struct tl *t, uint32_t cid)
 {
 	unsigned i;
 
 	if (t->ncids && t->cids[t->ncids - 1] == cid)
-		i = t->ncids - 1;
-	else
-		for (i = 0; i < t->ncids && t->cids[i] != cid; i++)
-			;
-	if (i == t->ncids && t->ncids < 256) {
-		t->cids[t->ncids++] = cid;
-		out_str(t, t->first ? "\n" : ",\n");
-		OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":");
-		out_u64(t, cid);
-		OUT_LIT(t, ",\"args\":{\"name\":\"context ");
-		out_hex(t, cid);
-		OUT_LIT(t, "\"}}");
-		t->first = 0;
-	}
+		return;
+	for (i = 0; i < t->ncids && t->cids[i] != cid; i++)
+		;
+	if (i < t->ncids || t->ncids == 256)
+		return;
+	t->cids[t->ncids++] = cid;
+	out_str(t, t->first ? "\n" : ",\n");
+	OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":");
+	out_u64(t, cid);
+	OUT_LIT(t, ",\"args\":{\"name\":\"context ");
+	out_hex(t, cid);
+	OUT_LIT(t, "\"}}");
+	t->first = 0;
+}
+
+/* the common start of an event: {"ph":"X","pid":1,"tid":N,"ts":T */
+static char *begin(struct tl *t, char ph, uint32_t cid, uint64_t ts)
+{
+	char *o;
+
+	thread_name(t, cid);
+	o = out_room(t, EV_ROOM);
 	if (t->first)
-		OUT_LIT(t, "\n{\"ph\":\"");
+		o = W_LIT(o, "\n{\"ph\":\"");
 	else
-		OUT_LIT(t, ",\n{\"ph\":\"");
-	out_mem(t, ph, 1);
-	OUT_LIT(t, "\",\"pid\":1,\"tid\":");
+		o = W_LIT(o, ",\n{\"ph\":\"");
+	*o++ = ph;
+	o = W_LIT(o, "\",\"pid\":1,\"tid\":");
 	if (cid != t->tidcid || !t->tidlen) {
 		t->tidcid = cid;
 		t->tidlen = fmt_u64(t->tidd, cid);
 	}
-	out_mem(t, t->tidd, t->tidlen);
-	OUT_LIT(t, ",\"ts\":");
-	put_ts(t, ts);
+	memcpy(o, t->tidd, sizeof(t->tidd));
+	o += t->tidlen;
+	o = W_LIT(o, ",\"ts\":");
+	o = w_ts(t, o, ts);
 	t->first = 0;
 	t->events++;
+	return o;
 }
 
 static int on_event(void *ctx, const struct pft_cs_event *ev)
 {
 	struct tl *t = ctx;
 	uint64_t ts = ts_of(t, ev);
-	char nb[96];
+	char nb[96], *o;
+	const char *nm;
 
 	if (ts > t->last)
 		t->last = ts;
 	switch (ev->kind) {
 	case PFT_CS_CALL:
-		begin(t, "B", ev->context_id, ts);
+		o = begin(t, 'B', ev->context_id, ts);
 		if (ev->frame.kind == PFT_CS_FRAME_UNKNOWN) {
-			OUT_LIT(t, ",\"cat\":\"unknown\",\"name\":\"");
-			out_addr(t, ev->frame.entry);
-			OUT_LIT(t, " (caller unknown)\"}");
+			o = W_LIT(o, ",\"cat\":\"unknown\",\"name\":\"");
+			o = w_addr(t, o, ev->frame.entry);
+			o = W_LIT(o, " (caller unknown)\"}");
 		} else {
 			uint64_t key = ev->frame.entry;
 
-			out_str(t, (ev->flags & PFT_CS_F_TAIL) ? ",\"cat\":\"tail_call\",\"name\":\"" :
-				",\"cat\":\"call\",\"name\":\"");
+			if (ev->flags & PFT_CS_F_TAIL)
+				o = W_LIT(o, ",\"cat\":\"tail_call\",\"name\":\"");
+			else
+				o = W_LIT(o, ",\"cat\":\"call\",\"name\":\"");
 			if (t->s->dbg) {
 				prof_func_at(t->s, ev->frame.entry, &key);
-				out_json(t, prof_func_name(t->s, key, nb, sizeof(nb)));
+				o = w_name(t, o, prof_func_name(t->s, key, nb, sizeof(nb)));
 			} else {
-				out_hex(t, key);
+				o = w_hex(o, key);
 			}
-			OUT_LIT(t, "\",\"args\":{\"from\":\"");
-			out_addr(t, ev->frame.site);
-			OUT_LIT(t, "\",\"insn\":");
-			out_num(t, &t->insn, ev->index);
-			OUT_LIT(t, "}}");
+			o = W_LIT(o, "\",\"args\":{\"from\":\"");
+			o = w_addr(t, o, ev->frame.site);
+			o = W_LIT(o, "\",\"insn\":");
+			o = w_num(o, &t->insn, ev->index);
+			o = W_LIT(o, "}}");
 		}
 		break;
 	case PFT_CS_EXC_ENTRY:
-		begin(t, "B", ev->context_id, ts);
-		OUT_LIT(t, ",\"cat\":\"exception\",\"name\":\"exception ");
-		out_str(t, pft_exception_name(ev->frame.exception));
-		OUT_LIT(t, "\",\"args\":{\"return\":\"");
-		out_addr(t, ev->frame.ret);
-		OUT_LIT(t, "\",\"insn\":");
-		out_num(t, &t->insn, ev->index);
-		OUT_LIT(t, "}}");
+		o = begin(t, 'B', ev->context_id, ts);
+		o = W_LIT(o, ",\"cat\":\"exception\",\"name\":\"exception ");
+		nm = pft_exception_name(ev->frame.exception);
+		o = w_word(o, nm);
+		o = W_LIT(o, "\",\"args\":{\"return\":\"");
+		o = w_addr(t, o, ev->frame.ret);
+		o = W_LIT(o, "\",\"insn\":");
+		o = w_num(o, &t->insn, ev->index);
+		o = W_LIT(o, "}}");
 		break;
 	case PFT_CS_RETURN:
 	case PFT_CS_EXC_RETURN:
-		begin(t, "E", ev->context_id, ts);
-		OUT_LIT(t, "}");
+		o = begin(t, 'E', ev->context_id, ts);
+		*o++ = '}';
 		break;
 	case PFT_CS_GAP:
-		begin(t, "i", ev->context_id, ts);
-		OUT_LIT(t, ",\"s\":\"t\",\"cat\":\"gap\",\"name\":\"gap: ");
-		out_str(t, ev->reason ? pft_flow_event_name((enum pft_flow_event)ev->reason) : "stack_lost");
-		OUT_LIT(t, "\",\"args\":{\"offset\":");
-		out_u64(t, ev->offset);
-		OUT_LIT(t, ",\"insn\":");
-		out_num(t, &t->insn, ev->index);
-		OUT_LIT(t, "}}");
+		o = begin(t, 'i', ev->context_id, ts);
+		o = W_LIT(o, ",\"s\":\"t\",\"cat\":\"gap\",\"name\":\"gap: ");
+		nm = ev->reason ? pft_flow_event_name((enum pft_flow_event)ev->reason) : "stack_lost";
+		o = w_word(o, nm);
+		o = W_LIT(o, "\",\"args\":{\"offset\":");
+		o += fmt_u64(o, ev->offset);
+		o = W_LIT(o, ",\"insn\":");
+		o = w_num(o, &t->insn, ev->index);
+		o = W_LIT(o, "}}");
 		break;
 	default:
-		break;
+		return t->err ? -PFT_E_IO : 0;
 	}
+	t->n = (size_t)(o - t->buf);
 	return t->err ? -PFT_E_IO : 0;
 }
 
@@ -525,7 +597,11 @@ int cmd_timeline(int argc, char **argv)
 	OUT_LIT(&t, "\n],\n\"pft\":{\"clock\":\"");
 	out_str(&t, clock_names[clk]);
 	OUT_LIT(&t, "\",\"end\":");
-	put_ts(&t, t.last);
+	{
+		char *e = w_ts(&t, out_room(&t, EV_ROOM), t.last);
+
+		t.n = (size_t)(e - t.buf);
+	}
 	out_flush(&t);
 	fprintf(t.f, ",\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"calls\":%" PRIu64
 		",\"gaps\":%" PRIu64 "}}\n", s.cst.insns, s.cst.cycles, s.cst.calls + s.cst.tail_calls,
