@@ -89,6 +89,15 @@ struct pft_dbg_symbol {
 PFT_API int pft_dbg_symbol(const struct pft_dbg *dbg, uint64_t addr,
                            struct pft_dbg_symbol *out, size_t size);
 
+/* pft_dbg_symbol, and the addresses [*lo, *hi) around addr that all give
+ * the same answer (the same symbol, or -PFT_E_NOTFOUND): a caller that
+ * looks up many nearby addresses keeps the range and skips the lookups.
+ * Valid until symbols are added.  Returns as pft_dbg_symbol (*lo, *hi are
+ * set for -PFT_E_NOTFOUND too). */
+PFT_API int pft_dbg_symbol_range(const struct pft_dbg *dbg, uint64_t addr,
+                                 struct pft_dbg_symbol *out, size_t size,
+                                 uint64_t *lo, uint64_t *hi);
+
 /* Symbols of every image, sorted by address: count, and the i-th one
  * (0 or -PFT_E_INVAL). */
 PFT_API size_t pft_dbg_symbol_count(const struct pft_dbg *dbg);

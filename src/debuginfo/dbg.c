@@ -263,6 +263,20 @@ int pft_dbg_symbol(const struct pft_dbg *d, uint64_t addr, struct pft_dbg_symbol
 	return 0;
 }
 
+int pft_dbg_symbol_range(const struct pft_dbg *d, uint64_t addr, struct pft_dbg_symbol *out,
+			 size_t size, uint64_t *lo, uint64_t *hi)
+{
+	long i;
+
+	if (!d || !out || !size || !lo || !hi)
+		return -PFT_E_INVAL;
+	i = dbg_sym_below_range(d, addr, lo, hi);
+	if (i < 0)
+		return -PFT_E_NOTFOUND;
+	COPY_OUT(out, size, sym_out(&d->syms[i]));
+	return 0;
+}
+
 size_t pft_dbg_symbol_count(const struct pft_dbg *d)
 {
 	return d ? d->n_syms : 0;

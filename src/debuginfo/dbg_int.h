@@ -82,6 +82,8 @@ int dbg_add_map(struct pft_dbg *d, uint64_t addr, uint32_t image, enum pft_dbg_m
 void dbg_sort(struct pft_dbg *d);
 /* Index of the last element with addr <= a in a sorted table, or -1. */
 long dbg_sym_below(const struct pft_dbg *d, uint64_t a);
+/* The same, and the addresses [*lo, *hi) around a that all give the same answer. */
+long dbg_sym_below_range(const struct pft_dbg *d, uint64_t a, uint64_t *lo, uint64_t *hi);
 long dbg_row_find(const struct pft_dbg *d, uint64_t a);
 long dbg_func_find(const struct pft_dbg *d, uint64_t a);
 enum pft_dbg_map dbg_map_find(const struct pft_dbg *d, uint64_t a);

@@ -211,28 +211,60 @@ static long sym_last_below(const struct pft_dbg *d, uint64_t a)
 	BELOW(d->syms, d->n_syms, a);
 }
 
-long dbg_sym_below(const struct pft_dbg *d, uint64_t a)
+static uint64_t sym_end(const struct dbg_sym *s)
 {
-	long i = sym_last_below(d, a), first;
+	return s->addr + s->size < s->addr ? UINT64_MAX : s->addr + s->size;
+}
 
-	if (i < 0)
+long dbg_sym_below_range(const struct pft_dbg *d, uint64_t a, uint64_t *lo, uint64_t *hi)
+{
+	long i = sym_last_below(d, a), first, k;
+	uint64_t l, h;
+
+	/* the answer depends on a only through the last symbol at or below
+	   it and the ends of sized symbols: [lo, hi) holds none of those */
+	h = (size_t)(i + 1) < d->n_syms ? d->syms[i + 1].addr : UINT64_MAX;
+	if (i < 0) {
+		*lo = 0;
+		*hi = h;
 		return -1;
+	}
+	l = d->syms[i].addr;
 	/* the sized symbol around a wins over unsized ones after it */
 	first = i;
 	while (first > 0 && d->syms[first - 1].addr == d->syms[i].addr)
 		first--;
-	if (d->syms[first].size && a - d->syms[first].addr < d->syms[first].size)
+	if (d->syms[first].size && a - d->syms[first].addr < d->syms[first].size) {
+		*lo = l;
+		*hi = h < sym_end(&d->syms[first]) ? h : sym_end(&d->syms[first]);
 		return first;
-	{
-		long k;
-		/* a sized symbol below may still contain a (nested labels) */
-		for (k = first - 1; k >= 0 && k >= first - 16; k--)
-			if (d->syms[k].size && a - d->syms[k].addr < d->syms[k].size)
-				return k;
+	}
+	if (d->syms[first].size && sym_end(&d->syms[first]) > l)
+		l = sym_end(&d->syms[first]);
+	/* a sized symbol below may still contain a (nested labels) */
+	for (k = first - 1; k >= 0 && k >= first - 16; k--) {
+		if (!d->syms[k].size)
+			continue;
+		if (a - d->syms[k].addr < d->syms[k].size) {
+			*lo = l;
+			*hi = h < sym_end(&d->syms[k]) ? h : sym_end(&d->syms[k]);
+			return k;
+		}
+		if (sym_end(&d->syms[k]) > l)
+			l = sym_end(&d->syms[k]);
 	}
 	/* past the end of every sized symbol: the nearest one below, as
 	 * binutils names alignment padding after a function */
+	*lo = l;
+	*hi = h;
 	return first;
+}
+
+long dbg_sym_below(const struct pft_dbg *d, uint64_t a)
+{
+	uint64_t lo, hi;
+
+	return dbg_sym_below_range(d, a, &lo, &hi);
 }
 
 static long row_last_below(const struct pft_dbg *d, uint64_t a)

@@ -337,6 +337,60 @@ static void test_images(const char *e1, const char *e2)
 	unlink(map);
 }
 
+/* pft_dbg_symbol_range: every address of its range gives the answer
+ * pft_dbg_symbol gives at the address asked, over maps with nested sized
+ * symbols, several symbols at one address, unsized ones and gaps. */
+static void test_symbol_range(void)
+{
+	unsigned seed, k;
+
+	for (seed = 1; seed <= 20; seed++) {
+		char map[] = "/tmp/pft_symrange_XXXXXX", msg[256];
+		int fd = mkstemp(map);
+		FILE *mf = fd >= 0 ? fdopen(fd, "w") : NULL;
+		struct pft_dbg *d;
+		uint64_t a = 0x1000, x, lo, hi, y;
+		unsigned r = seed * 2654435761u;
+
+		CHECK(mf != NULL);
+		if (!mf)
+			return;
+		for (k = 0; k < 40; k++) {
+			r = r * 1103515245u + 12345u;
+			a += (r >> 16) % 3 == 0 ? 0 : 4 * ((r >> 8) % 24);
+			if ((r >> 20) % 3)
+				fprintf(mf, "%08llx %08x T f%u\n", (unsigned long long)a, 4 * ((r >> 4) % 40), k);
+			else
+				fprintf(mf, "%08llx T f%u\n", (unsigned long long)a, k);
+		}
+		fclose(mf);
+		d = pft_dbg_alloc();
+		CHECK_EQ(pft_dbg_add_symbol_map(d, map, 0, msg, sizeof(msg)), 0);
+		for (x = 0xF00; x < a + 0x200; x += 2) {
+			struct pft_dbg_symbol s1, s2;
+			int r1 = pft_dbg_symbol_range(d, x, &s1, sizeof(s1), &lo, &hi), r2;
+
+			CHECK(lo <= x && x < hi);
+			CHECK_EQ(r1, pft_dbg_symbol(d, x, &s2, sizeof(s2)));
+			if (hi - lo > 0x10000)      /* before the first, or past the last */
+				hi = lo + 0x10000 > x + 0x400 ? x + 0x400 : lo + 0x10000;
+			for (y = lo < 0xE00 ? 0xE00 : lo; y < hi; y++) {
+				r2 = pft_dbg_symbol(d, y, &s2, sizeof(s2));
+				if (r2 != r1 || (r1 == 0 && (s2.addr != s1.addr || strcmp(s2.name, s1.name)))) {
+					printf("seed %u: 0x%llx gives [0x%llx, 0x%llx) but 0x%llx differs\n", seed,
+					       (unsigned long long)x, (unsigned long long)lo,
+					       (unsigned long long)hi, (unsigned long long)y);
+					CHECK(0);
+					break;
+				}
+			}
+		}
+		CHECK_EQ(pft_dbg_symbol_range(NULL, 0, NULL, 0, &lo, &hi), -PFT_E_INVAL);
+		pft_dbg_free(d);
+		unlink(map);
+	}
+}
+
 /* Programs built with clang for armv7 (ARM and Thumb, -O2 so that
  * functions are inlined, DWARF 4 and 5), linked with lld. */
 static void test_clang(const char *src)
@@ -442,6 +496,7 @@ int main(void)
 	char elf[512], elf2[512];
 	size_t i;
 
+	test_symbol_range();
 	if (!build || !src || !have("arm-none-eabi-addr2line")) {
 		printf("SKIP: needs PFT_BUILD, PFT_SOURCE and arm-none-eabi binutils\n");
 		return 77;

@@ -64,6 +64,7 @@ struct prof_session {
 	struct pft_flow_stats fst;
 	struct pft_cs_stats cst;
 	int rc;
+	struct prof_fcache *fc;    /* prof_func_at's cache (prof_session.c) */
 };
 
 /* Called for every flow item (before the tracker sees it) and every

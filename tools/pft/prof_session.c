@@ -12,6 +12,19 @@
 #include "image_load.h"
 #include "prof.h"
 
+/* The last symbol ranges looked up (pft_dbg_symbol_range: every address
+   of [lo, hi) has the same symbol), and the last readable stretch of the
+   image: most lookups fall in the function of one of the last few. */
+#define FC_N 4
+struct prof_fcache {
+	struct {
+		uint64_t lo, hi, addr, size;
+		int found;
+	} e[FC_N];
+	unsigned next;
+	uint64_t rlo, rhi;
+};
+
 void prof_opts_init(struct prof_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -143,6 +156,11 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	if (!pft_dbg_symbol_count(s->dbg)) {
 		pft_dbg_free(s->dbg);
 		s->dbg = NULL;
+	}
+	s->fc = calloc(1, sizeof(*s->fc));
+	if (!s->fc) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
 	}
 	if (pft_image_region_count(s->img) == 0)
 		cli_error(cmd, "warning: the program image is empty (give --image or --elf): "
@@ -279,6 +297,7 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 
 void prof_close(struct prof_session *s)
 {
+	free(s->fc);
 	pft_cs_tracker_free(s->cs);
 	flow_any_free(s->dec);
 	pft_dbg_free(s->dbg);
@@ -290,17 +309,41 @@ void prof_close(struct prof_session *s)
 
 int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
 {
-	struct pft_dbg_symbol sym;
+	struct prof_fcache *fc = s->fc;
+	unsigned i;
 
-	uint8_t b;
+	if (!s->dbg || !fc)
+		return 0;
+	for (i = 0; i < FC_N; i++)
+		if (addr - fc->e[i].lo < fc->e[i].hi - fc->e[i].lo)
+			break;
+	if (i == FC_N) {
+		struct pft_dbg_symbol sym;
+		uint64_t lo, hi;
 
-	if (!s->dbg || pft_dbg_symbol(s->dbg, addr, &sym, sizeof(sym)) != 0)
+		i = fc->next;
+		fc->next = (fc->next + 1) % FC_N;
+		fc->e[i].found = pft_dbg_symbol_range(s->dbg, addr, &sym, sizeof(sym), &lo, &hi) == 0;
+		fc->e[i].lo = lo;
+		fc->e[i].hi = hi;
+		fc->e[i].addr = sym.addr;
+		fc->e[i].size = sym.size;
+	}
+	if (!fc->e[i].found)
 		return 0;
 	/* an unsized symbol below an address outside the image (a call to
 	   unmapped memory) does not hold it */
-	if (!(sym.size && addr - sym.addr < sym.size) && pft_image_read(s->img, addr, &b, 1) < 0)
-		return 0;
-	*key = sym.addr;
+	if (!(fc->e[i].size && addr - fc->e[i].addr < fc->e[i].size) &&
+	    !(addr - fc->rlo < fc->rhi - fc->rlo)) {
+		uint8_t b[256];
+		int n = pft_image_read(s->img, addr, b, sizeof(b));
+
+		if (n <= 0)
+			return 0;
+		fc->rlo = addr;
+		fc->rhi = addr + (uint64_t)n;
+	}
+	*key = fc->e[i].addr;
 	return 1;
 }
 
