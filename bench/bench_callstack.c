@@ -8,7 +8,10 @@
  * The stream is the synchronised part of TC2 trace ID 0x13 repeated to the
  * size asked (as bench_flow), the image kernel_dump.bin at 0xC0008000.
  *
- * usage: bench_callstack [MB] [DATA_DIR]      (default 16 MB, the checkout's data/) */
+ * usage: bench_callstack [MB] [DATA_DIR]      (default 16 MB, the checkout's data/)
+ *
+ * The commands end to end (pft profile / timeline / tail against pft decode
+ * --stats on one file): bench/bench_callstack_cli.sh. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <stdio.h>
@@ -29,7 +32,8 @@ static uint64_t run(int mode, const struct pft_config *cfg, struct pft_image *im
 	struct pft_cs_config cc;
 	struct pft_cs_tracker *cs;
 	struct pft_flow_item it;
-	struct pft_cs_event ev;
+	const struct pft_cs_event *evs;
+	size_t nev;
 	uint64_t insns = 0, events = 0;
 	size_t pos = 0;
 
@@ -50,14 +54,14 @@ static uint64_t run(int mode, const struct pft_config *cfg, struct pft_image *im
 			if (!mode)
 				continue;
 			pft_cs_tracker_put(cs, &it, sizeof(it));
-			while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
-				events++;
+			if (pft_cs_tracker_take(cs, &evs, &nev, sizeof(*evs)) == 0)
+				events += nev;
 		}
 	}
 	if (mode) {
 		pft_cs_tracker_end(cs);
-		while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
-			events++;
+		if (pft_cs_tracker_take(cs, &evs, &nev, sizeof(*evs)) == 0)
+			events += nev;
 		pft_cs_tracker_get_stats(cs, st, sizeof(*st));
 	}
 	pft_cs_tracker_free(cs);

@@ -44,14 +44,36 @@ static struct pft_cs_tracker *mk(int with_funcs)
 	return pft_cs_tracker_alloc(&cfg);
 }
 
-static void drain(struct pft_cs_tracker *cs)
+/* the rules run twice: events pulled one at a time (pft_cs_tracker_next),
+   then all at once in place (pft_cs_tracker_take) */
+static int use_take;
+
+static void collect(struct pft_cs_tracker *cs)
 {
 	struct pft_cs_event ev;
 
-	nev = 0;
+	if (use_take) {
+		const struct pft_cs_event *p = NULL;
+		size_t n = 0, i;
+
+		CHECK_EQ(pft_cs_tracker_take(cs, &p, &n, sizeof(*p)), 0);
+		for (i = 0; i < n; i++)
+			if (nev < 256)
+				evs[nev++] = p[i];
+		CHECK_EQ(pft_cs_tracker_take(cs, &p, &n, sizeof(*p)), 0);
+		CHECK_EQ(n, 0);          /* taken events count as pulled */
+		CHECK(pft_cs_tracker_next(cs, &ev, sizeof(ev)) < 0);
+		return;
+	}
 	while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
 		if (nev < 256)
 			evs[nev++] = ev;
+}
+
+static void drain(struct pft_cs_tracker *cs)
+{
+	nev = 0;
+	collect(cs);
 }
 
 /* A branch takes effect at the next item (an exception may follow at once):
@@ -59,16 +81,13 @@ static void drain(struct pft_cs_tracker *cs)
 static void put_flush(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 {
 	struct pft_flow_item none;
-	struct pft_cs_event ev;
 
 	CHECK_EQ(pft_cs_tracker_put(cs, it, sizeof(*it)), 0);
 	drain(cs);
 	memset(&none, 0, sizeof(none));
 	none.kind = PFT_FLOW_RANGE;
 	CHECK_EQ(pft_cs_tracker_put(cs, &none, sizeof(none)), 0);
-	while (pft_cs_tracker_next(cs, &ev, sizeof(ev)) == 0)
-		if (nev < 256)
-			evs[nev++] = ev;
+	collect(cs);
 }
 
 /* A range: one filler instruction at addr-4 .. then the waypoint at addr
@@ -562,6 +581,14 @@ static void test_misuse(void)
 	CHECK_EQ(pft_cs_tracker_put(cs, &it, 0), -PFT_E_INVAL);
 	CHECK_EQ(pft_cs_tracker_put(NULL, &it, sizeof(it)), -PFT_E_INVAL);
 	CHECK_EQ(pft_cs_tracker_next(cs, &ev, sizeof(ev)), -PFT_E_AGAIN);
+	{
+		const struct pft_cs_event *p;
+		size_t n;
+
+		CHECK_EQ(pft_cs_tracker_take(cs, &p, &n, sizeof(*p) - 8), -PFT_E_INVAL);
+		CHECK_EQ(pft_cs_tracker_take(NULL, &p, &n, sizeof(*p)), -PFT_E_INVAL);
+		CHECK_EQ(pft_cs_tracker_take(cs, &p, NULL, sizeof(*p)), -PFT_E_INVAL);
+	}
 	call(cs, 0x1010, 0x2000);
 	CHECK_EQ(pft_cs_tracker_frame(cs, 5, NULL, 0), -PFT_E_INVAL);
 	CHECK_EQ(pft_cs_tracker_end(cs), 0);
@@ -572,22 +599,24 @@ static void test_misuse(void)
 
 int main(void)
 {
-	test_bl_bx_lr();
-	test_time_saturates();
-	test_blx_pop();
-	test_mov_lr_pc();
-	test_not_returns();
-	test_pop_to();
-	test_unmatched();
-	test_tail_call();
-	test_longjmp();
-	test_irq_nesting();
-	test_rstack();
-	test_branch_then_exception();
-	test_gaps();
-	test_contexts();
-	test_counts_end();
-	test_forms();
-	test_misuse();
+	for (use_take = 0; use_take < 2; use_take++) {
+		test_bl_bx_lr();
+		test_time_saturates();
+		test_blx_pop();
+		test_mov_lr_pc();
+		test_not_returns();
+		test_pop_to();
+		test_unmatched();
+		test_tail_call();
+		test_longjmp();
+		test_irq_nesting();
+		test_rstack();
+		test_branch_then_exception();
+		test_gaps();
+		test_contexts();
+		test_counts_end();
+		test_forms();
+		test_misuse();
+	}
 	return check_report();
 }

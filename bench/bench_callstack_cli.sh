@@ -1,0 +1,65 @@
+#!/bin/sh
+# The call-stack commands end to end against `pft decode --stats`, on the
+# same file in the same run, with the ratios printed (the goal of
+# doc/profile.md: profile and timeline at least half of decode's speed).
+#
+# usage: bench/bench_callstack_cli.sh [MIB] [BUILD_DIR] [--callgrind] [--symbols MAP]
+#        (default 32 MiB, build/)
+#
+# The stream is TC2 trace ID 0x13 from its first A-sync repeated to MIB MiB
+# (bench_packet --save), decoded with kernel_dump.bin at 0xC0008000 and
+# TC2's registers given as options.  Each command is timed with
+# /usr/bin/time (user + system CPU seconds, best of 3).  With --callgrind
+# each command runs once under valgrind --tool=callgrind instead and the
+# ratios are of executed instructions: exact, and the same on a loaded
+# machine (use a few MiB: callgrind is ~50x slower).  --symbols MAP adds
+# `--symbols MAP` to the call-stack commands (function lookups per item).
+set -eu
+MIB=32
+B=build
+CG=0
+SYMS=""
+n=0
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--callgrind) CG=1 ;;
+	--symbols) shift; SYMS="--symbols $1" ;;
+	*) if [ $n -eq 0 ]; then MIB=$1; else B=$1; fi; n=$((n + 1)) ;;
+	esac
+	shift
+done
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+PFT=$B/pft
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+OPTS="--format raw --etmcr 0x10001000 --etmccer 0x34C01AC2 --etmidr 0x411CF312 --etmtraceidr 0x13"
+OPTS="$OPTS --image $SRC/data/TC2/kernel_dump.bin@0xC0008000"
+
+"$B/bench/bench_packet" --mib "$MIB" --reps 1 --save "$T/tc2.bin" > /dev/null
+
+cost() { # cost cmd...: CPU seconds (best of 3), or instructions under callgrind
+	if [ $CG -eq 1 ]; then
+		valgrind --tool=callgrind --callgrind-out-file="$T/cg" "$@" > /dev/null 2> "$T/vg" || true
+		awk '/Collected :/ { print $NF }' "$T/vg"
+		return
+	fi
+	b=""
+	for _ in 1 2 3; do
+		/usr/bin/time -f "%U %S" -o "$T/time" "$@" > /dev/null 2>&1 || true # exit 1: I-sync mismatches
+		t=$(tail -n 1 "$T/time" | awk '{ printf "%.3f", $1 + $2 }')
+		if [ -z "$b" ] || awk -v a="$t" -v b="$b" 'BEGIN { exit !(a < b) }'; then b=$t; fi
+	done
+	echo "$b"
+}
+
+unit="s CPU"
+[ $CG -eq 1 ] && unit="instructions"
+echo "stream: $MIB MiB of TC2 0x13 (raw PFT)${SYMS:+, $SYMS}; cost in $unit"
+# shellcheck disable=SC2086
+dec=$(cost "$PFT" decode --stats $OPTS "$T/tc2.bin")
+printf "%-34s %14s\n" "pft decode --stats" "$dec"
+for c in "profile" "profile --format callgrind" "timeline -o /dev/null" "tail"; do
+	# shellcheck disable=SC2086
+	v=$(cost "$PFT" $c $OPTS $SYMS "$T/tc2.bin")
+	awk -v c="pft $c" -v v="$v" -v d="$dec" 'BEGIN { printf "%-34s %14s   ratio to decode: %.2f\n", c, v, d / v }'
+done
