@@ -12,11 +12,11 @@
  *   --cov         use trace_cov_a15/PTM_0_2.bin instead of TC2
  *   --save FILE   also write the stream decoded to FILE (raw PFT bytes), so
  *                 that the CLI can be timed on the same bytes (bench_cli.sh)
- *   --only WHICH  run only "pft" (pft_pkt_decoder_next), "batch" (pft_pkt_decoder_next_batch)
- *                 or "ocsd", e.g. to count instructions with valgrind:
+ *   --only WHICH  run only "pft" (pft_pkt_decoder_next), "batch" (pft_pkt_decoder_next_batch),
+ *                 "count" (pft_pkt_decoder_count) or "ocsd", e.g. to count instructions with valgrind:
  *                   valgrind --tool=callgrind --toggle-collect=run_pft \
  *                     bench_packet --mib 4 --reps 1 --only pft
- *                 (run_pft_batch with batch, run_ocsd with ocsd)
+ *                 (run_pft_batch with batch, run_pft_count with count, run_ocsd with ocsd)
  *
  * The stream: TC2 (data/TC2/cstrace.bin, CoreSight frames) trace ID 0x13,
  * de-formatted by libpft's frame layer (4533 bytes), from its first A-sync on
@@ -26,7 +26,8 @@
  * ETMIDR 0x411CF312.
  *
  * libpft: pft_pkt_decoder_feed, then every item pulled into a struct pft_packet, one
- * per pft_pkt_decoder_next call, and again BATCH per pft_pkt_decoder_next_batch call.
+ * per pft_pkt_decoder_next call, again BATCH per pft_pkt_decoder_next_batch call, and
+ * counted per type by pft_pkt_decoder_count (no packet written: pft dump --stats).
  * OpenCSD: a single-source decode tree with the PTM packet processor only
  * (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink callback.  Each counts the
  * packets (and the other items) it returns; the counts must agree (printed,
@@ -124,6 +125,43 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 	return r == -PFT_E_EOS ? t0 : -1;
 }
 
+/* pft_pkt_decoder_count(): the items counted per type, no packet written
+ * (what pft dump --stats uses). */
+static NOINLINE double run_pft_count(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+				     size_t chunk, struct counts *c)
+{
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
+	struct pft_pkt_counts k;
+	size_t pos = 0;
+	double t0;
+	int r, t;
+
+	memset(c, 0, sizeof(*c));
+	memset(&k, 0, sizeof(k));
+	if (!d)
+		return -1;
+	t0 = bench_cpu();
+	for (;;) {
+		size_t n = len - pos < chunk ? len - pos : chunk;
+		pft_pkt_decoder_feed(d, buf + pos, n);
+		pos += n;
+		if (pos == len)
+			pft_pkt_decoder_end(d);
+		r = pft_pkt_decoder_count(d, &k, sizeof(k));
+		if (r != -PFT_E_AGAIN)
+			break;
+	}
+	t0 = bench_cpu() - t0;
+	for (t = 1; t < PFT_PKT_NR_TYPES; t++) {
+		if (t == PFT_PKT_UNSYNCED || t == PFT_PKT_ERROR)
+			c->other += k.items[t];
+		else
+			c->packets += k.items[t];
+	}
+	pft_pkt_decoder_free(d);
+	return r == -PFT_E_EOS ? t0 : -1;
+}
+
 static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t op,
 				      const ocsd_trc_index_t index, const void *pkt_in)
 {
@@ -157,13 +195,14 @@ static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf
 
 typedef double (*run_fn)(const struct pft_config *cfg, const uint8_t *buf, size_t len,
 			 size_t chunk, struct counts *c);
-enum { R_NEXT, R_BATCH, R_OCSD, NRUNNERS };
+enum { R_NEXT, R_BATCH, R_COUNT, R_OCSD, NRUNNERS };
 static const struct {
 	const char *opt, *name;
 	run_fn fn;
 } runners[NRUNNERS] = {
 	{ "pft", "libpft (next)", run_pft },
 	{ "batch", "libpft (batch)", run_pft_batch },
+	{ "count", "libpft (count)", run_pft_count },
 	{ "ocsd", "OpenCSD", run_ocsd },
 };
 
@@ -205,7 +244,7 @@ int main(int argc, char **argv)
 			k++;
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] "
-					"[--data DIR] [--cov] [--only pft|batch|ocsd] [--save FILE]\n", argv[0]);
+					"[--data DIR] [--cov] [--only pft|batch|count|ocsd] [--save FILE]\n", argv[0]);
 			return 2;
 		}
 	}

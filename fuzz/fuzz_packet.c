@@ -10,6 +10,8 @@
  *     UNSYNCED ones included, nothing crashes or hangs;
  *   - every byte is reported once: offsets are contiguous, sizes add up to
  *     the input length, and bytes[] equals the input at the item's offset;
+ *   - pft_pkt_decoder_count, in random chunks, counts exactly the items of
+ *     the whole-buffer decode (types, bytes, first error offset);
  *   - the encoder accepts every decoded packet (reset where the decoder
  *     discarded its state), and decoding what it wrote gives the same
  *     packets again, field for field. */
@@ -69,6 +71,48 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 	pft_pkt_decoder_free(d);
 }
 
+/* pft_pkt_decoder_count over random chunks against the items in *want. */
+static void count_check(const struct pft_config *cfg, const uint8_t *data, size_t len,
+			uint32_t seed, const struct items *want)
+{
+	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
+	struct pft_pkt_counts got, exp;
+	size_t pos = 0, i;
+	int r;
+
+	if (!d)
+		FAIL();
+	memset(&got, 0, sizeof(got));
+	memset(&exp, 0, sizeof(exp));
+	for (i = 0; i < want->n; i++) {
+		const struct pft_packet *p = &want->v[i];
+		if (p->type == PFT_PKT_ERROR && !exp.items[PFT_PKT_ERROR])
+			exp.first_error = p->offset;
+		exp.items[p->type]++;
+		exp.bytes[p->type] += p->size;
+	}
+	for (;;) {
+		size_t chunk;
+		seed = seed * 1103515245u + 12345u;
+		chunk = (seed >> 16) % 64;
+		if (chunk > len - pos)
+			chunk = len - pos;
+		if (pft_pkt_decoder_feed(d, data + pos, chunk))
+			FAIL();
+		pos += chunk;
+		if (pos == len)
+			pft_pkt_decoder_end(d);
+		r = pft_pkt_decoder_count(d, &got, sizeof(got));
+		if (r == -PFT_E_EOS)
+			break;
+		if (r != -PFT_E_AGAIN)
+			FAIL();
+	}
+	if (memcmp(&got, &exp, sizeof(got)))
+		FAIL();
+	pft_pkt_decoder_free(d);
+}
+
 static int same_fields(const struct pft_packet *a, const struct pft_packet *b)
 {
 	return a->type == b->type && a->flags == b->flags && a->address == b->address &&
@@ -122,6 +166,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < whole.n; i++)
 		if (memcmp(&whole.v[i], &chunked.v[i], sizeof(struct pft_packet)))
 			FAIL();
+
+	count_check(&cfg, data, len, 0x85ebca6bu * (seed + 7u), &whole);
 
 	/* Re-encode.  Where the decoder reported an error (and discarded its
 	 * state), reset the encoder and write a reserved header so that the

@@ -12,6 +12,9 @@
  *                  runs, packets cut by a chunk end, errors, pft_pkt_decoder_resync()
  *   pkt_next.c     floor 3: pft_pkt_decoder_next() and pft_pkt_decoder_next_batch(): the
  *                  in-place loop, handing over to pkt_sync.c
+ *   pkt_count.c    floor 3b: pft_pkt_decoder_count(): the items counted in
+ *                  place without building packets, the rest through
+ *                  pft_pkt_decoder_next()
  *   pkt_decoder.c  floor 4: life cycle (alloc, feed, end, offset) and
  *                  pft_pkt_decode_buffer()
  * The encoder (pkt_encoder.c) stands beside them on pkt_state.h and
