@@ -5,9 +5,11 @@
  * configuration (bit 0 cycle-accurate, bits 2:1 context ID size, bit 3 data
  * values, bit 4 data addresses, bit 6 alternative branch encoding, bit 7
  * 64-bit timestamps).  Checks: no crash or hang; every flow item of a
- * packet is pulled before the next packet; ranges are one instruction
- * long, at the address the instruction says, and end inside the image;
- * indexes count the instructions. */
+ * packet is pulled before the next packet; a range's instructions follow
+ * one another from its address to its end, inside the image; in
+ * cycle-accurate mode insn_cycles add up to cycles; indexes count the
+ * instructions; pft_etm3_flow_decoder_put_packets on batches gives the same
+ * items as pft_etm3_flow_decoder_put_packet on each packet. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,54 +35,123 @@ static void init_image(void)
 	pft_image_add_buffer(img, 0x1000, code, sizeof(code));
 }
 
+/* What is compared between the two ways of giving packets. */
+struct seen {
+	uint64_t index, addr, end, next;
+	uint32_t kind, type, ninsns, cycles, end_kind, flags;
+};
+
+/* One item: checked, then recorded (pass 0) or compared (pass 1). */
+static void item(const struct pft_flow_item *it, uint64_t *insns, struct seen *v, size_t cap,
+		 size_t *n, int pass)
+{
+	struct seen s;
+	uint32_t j, sum = 0;
+
+	ASSERT(it->index == *insns);
+	if (it->kind == PFT_FLOW_RANGE) {
+		ASSERT(it->ninsns >= 1 && it->insns && it->insns[0].addr == it->addr);
+		for (j = 1; j < it->ninsns; j++)
+			ASSERT(it->insns[j].addr == it->insns[j - 1].addr + it->insns[j - 1].size);
+		ASSERT(it->end == it->insns[it->ninsns - 1].addr + it->insns[it->ninsns - 1].size);
+		ASSERT(it->addr >= 0x1000 && it->end <= 0x1000 + sizeof(code));
+		if (it->insn_cycles) {
+			ASSERT(it->flags & PFT_FLOW_F_CC);
+			for (j = 0; j < it->ninsns; j++)
+				sum += it->insn_cycles[j];
+			ASSERT(sum == it->cycles);
+		}
+		*insns += it->ninsns;
+	}
+	memset(&s, 0, sizeof(s));
+	s.index = it->index;
+	s.addr = it->addr;
+	s.end = it->end;
+	s.next = it->next;
+	s.kind = it->kind;
+	s.type = it->type;
+	s.ninsns = it->ninsns;
+	s.cycles = it->cycles;
+	s.end_kind = it->end_kind;
+	s.flags = it->flags;
+	if (*n < cap) {
+		if (pass == 0)
+			v[*n] = s;
+		else
+			ASSERT(!memcmp(&v[*n], &s, sizeof(s)));
+	}
+	++*n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
+	static struct pft_etm3_packet pk[16];
 	struct pft_config cfg;
-	struct pft_etm3_decoder *d;
-	struct pft_etm3_flow_decoder *fl;
-	struct pft_etm3_packet p;
 	struct pft_flow_item it;
-	uint64_t insns = 0;
+	size_t cap = 16 * size + 16, n[2] = { 0, 0 };
+	struct seen *v;
 	uint8_t sel;
+	int pass;
 
 	if (!img)
 		init_image();
 	if (size < 1)
 		return 0;
+	v = malloc(cap * sizeof(*v));
+	ASSERT(v);
 	sel = data[0];
 	pft_config_init(&cfg);
 	cfg.etmcr = ((sel & 1) ? 0x1000u : 0) | cid[(sel >> 1) & 3] | ((sel & 8) ? 0x4u : 0) |
 		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
 	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
 	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
-	d = pft_etm3_decoder_alloc(&cfg);
-	fl = pft_etm3_flow_decoder_alloc(&cfg, img);
-	ASSERT(d && fl);
-	pft_etm3_decoder_feed(d, data + 1, size - 1);
-	pft_etm3_decoder_end(d);
-	for (;;) {
-		int more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
-		if (more)
-			ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
-		else
-			ASSERT(pft_etm3_flow_decoder_end(fl) == 0);
-		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
-			ASSERT(it.index == insns);
-			if (it.kind != PFT_FLOW_RANGE)
-				continue;
-			ASSERT(it.ninsns == 1 && it.insns && it.insns[0].addr == it.addr);
-			ASSERT(it.end == it.addr + it.insns[0].size);
-			ASSERT(it.addr >= 0x1000 && it.end <= 0x1000 + sizeof(code));
-			insns++;
+	for (pass = 0; pass < 2; pass++) {
+		struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(&cfg);
+		struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(&cfg, img);
+		struct pft_etm3_packet p;
+		uint64_t insns = 0;
+		int np = 0, ip = 0;
+
+		ASSERT(d && fl);
+		pft_etm3_decoder_feed(d, data + 1, size - 1);
+		pft_etm3_decoder_end(d);
+		for (;;) {
+			int more;
+
+			if (pass == 0) {
+				more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
+				if (more)
+					ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
+			} else {
+				if (ip == np) {
+					np = pft_etm3_decoder_next_batch(d, pk, 16, sizeof pk[0]);
+					ip = 0;
+					if (np < 0)
+						np = 0;
+				}
+				more = np > 0;
+				if (more) {
+					int k = pft_etm3_flow_decoder_put_packets(fl, &pk[ip], (size_t)(np - ip),
+										  sizeof pk[0]);
+					ASSERT(k > 0 && k <= np - ip);
+					ip += k;
+				}
+			}
+			if (!more)
+				ASSERT(pft_etm3_flow_decoder_end(fl) == 0);
+			while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+				item(&it, &insns, v, cap, &n[pass], pass);
+			if (!more)
+				break;
 		}
-		if (!more)
-			break;
+		ASSERT(pft_etm3_flow_decoder_next(fl, &it, sizeof it) == -PFT_E_EOS);
+		pft_etm3_flow_decoder_free(fl);
+		pft_etm3_decoder_free(d);
 	}
-	ASSERT(pft_etm3_flow_decoder_next(fl, &it, sizeof it) == -PFT_E_EOS);
-	pft_etm3_flow_decoder_free(fl);
-	pft_etm3_decoder_free(d);
+	ASSERT(n[0] == n[1]);
+	free(v);
 	return 0;
 }

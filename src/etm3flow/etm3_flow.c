@@ -680,7 +680,20 @@ int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
 	return 0;
 }
 
-static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item);
+static ALWAYS_INLINE int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
+{
+	if (!fl->qn)
+		return fl->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
+	/* The last range is held until the next packet: it may grow, and a
+	 * branch packet with exception information may say that its last
+	 * instruction was cancelled. */
+	if (fl->qn == fl->hold && !fl->ended) /* one item, a range */
+		return -PFT_E_AGAIN;
+	*item = fl->q[fl->qh];
+	fl->qh = (fl->qh + 1) & (QCAP - 1);
+	fl->qn--;
+	return 0;
+}
 
 int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item, size_t size)
 {
@@ -695,19 +708,4 @@ int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow
 	r = next_item(fl, &tmp);
 	pft_copy_out(item, size, &tmp, sizeof(tmp));
 	return r;
-}
-
-static int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
-{
-	if (!fl->qn)
-		return fl->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
-	/* The last range is held until the next packet: it may grow, and a
-	 * branch packet with exception information may say that its last
-	 * instruction was cancelled. */
-	if (fl->qn == 1 && !fl->ended && fl->q[fl->qh].kind == PFT_FLOW_RANGE)
-		return -PFT_E_AGAIN;
-	*item = fl->q[fl->qh];
-	fl->qh = (fl->qh + 1) & (QCAP - 1);
-	fl->qn--;
-	return 0;
 }

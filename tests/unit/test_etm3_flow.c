@@ -84,9 +84,22 @@ static size_t ds5_rows(const char *path, struct row **out, struct evs *ev)
 	return n;
 }
 
+/* A packet in a caller's longer struct (a newer pft/etm3.h): the stride
+ * differs from sizeof(struct pft_etm3_packet). */
+struct wide_packet {
+	struct pft_etm3_packet p;
+	uint8_t more[24];
+};
+
+/* mode 0: pft_etm3_flow_decoder_put_packet on each packet; 1:
+ * pft_etm3_flow_decoder_put_packets on batches of 64; 2: the same with the
+ * stride of a longer struct. */
 static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, unsigned id,
-		     size_t min_rows)
+		     size_t min_rows, int mode)
 {
+	static struct pft_etm3_packet pk[64];
+	static struct wide_packet wk[64];
+	int np = 0, ip = 0;
 	char path[1024], name[64];
 	struct row *ds5 = NULL;
 	size_t nds5, nmine = 0, bad = 0;
@@ -121,10 +134,33 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	pft_etm3_decoder_feed(d, stream, (size_t)slen);
 	pft_etm3_decoder_end(d);
 	for (;;) {
-		int more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
-		if (more)
-			CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
-		else
+		int more;
+
+		if (mode == 0) {
+			more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
+			if (more)
+				CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
+		} else {
+			if (ip == np) {
+				np = mode == 1 ? pft_etm3_decoder_next_batch(d, pk, 64, sizeof pk[0]) :
+						 pft_etm3_decoder_next_batch(d, &wk[0].p, 64, sizeof wk[0]);
+				ip = 0;
+				if (np < 0)
+					np = 0;
+			}
+			more = np > 0;
+			if (more) {
+				int took = mode == 1 ? pft_etm3_flow_decoder_put_packets(fl, &pk[ip], (size_t)(np - ip),
+										    sizeof pk[0]) :
+					pft_etm3_flow_decoder_put_packets(fl, &wk[ip].p, (size_t)(np - ip),
+									  sizeof wk[0]);
+				CHECK(took > 0 && took <= np - ip);
+				if (took <= 0)
+					break;
+				ip += took;
+			}
+		}
+		if (!more)
 			pft_etm3_flow_decoder_end(fl);
 		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
 			if (it.kind != PFT_FLOW_RANGE) {
@@ -168,9 +204,9 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 		if (!more)
 			break;
 	}
-	printf("trace ID 0x%02x: DS-5 %zu instructions, pft %zu in %zu ranges, %zu differ; events: trace_on %llu, "
+	printf("trace ID 0x%02x (mode %d): DS-5 %zu instructions, pft %zu in %zu ranges, %zu differ; events: trace_on %llu, "
 	       "no_address %llu, mem_nacc %llu, exception_return %llu, timestamp %llu\n",
-	       id, nds5, nmine, ranges, bad, (unsigned long long)events[PFT_EV_TRACE_ON],
+	       id, mode, nds5, nmine, ranges, bad, (unsigned long long)events[PFT_EV_TRACE_ON],
 	       (unsigned long long)events[PFT_EV_NO_ADDRESS], (unsigned long long)events[PFT_EV_MEM_NACC],
 	       (unsigned long long)events[PFT_EV_EXCEPTION_RETURN],
 	       (unsigned long long)events[PFT_EV_TIMESTAMP]);
@@ -308,6 +344,7 @@ int main(void)
 {
 	char path[1024];
 	size_t len = 0;
+	int mode;
 	uint8_t *cap = check_read_file(check_data_path(path, sizeof path, "TC2/cstrace.bin"), &len);
 	struct pft_image *img = pft_image_alloc();
 
@@ -316,9 +353,11 @@ int main(void)
 		return check_report();
 	CHECK(pft_image_add_file(img, check_data_path(path, sizeof path, "TC2/kernel_dump.bin"),
 				 0xC0008000u, 0, 0) > 0);
-	check_id(cap, len, img, 0x10, 6000);
-	check_id(cap, len, img, 0x11, 6000);
-	check_id(cap, len, img, 0x12, 1000);
+	for (mode = 0; mode < 3; mode++) {
+		check_id(cap, len, img, 0x10, 6000, mode);
+		check_id(cap, len, img, 0x11, 6000, mode);
+		check_id(cap, len, img, 0x12, 1000, mode);
+	}
 	test_cancel();
 	pft_image_free(img);
 	free(cap);
