@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "decode.h"
@@ -16,6 +17,7 @@
 #include "input.h"
 #include "input_probe.h"
 #include "sources_all.h"
+#include "par_run.h"
 
 const char *const cmd_decode_summary = "decode the executed instructions of a trace";
 
@@ -54,6 +56,11 @@ static void help(FILE *f)
 		"  --format text|ranges|json  the same as the options above\n"
 		"  --stats              decode everything, print only totals\n"
 		"  --no-disasm          leave out the disassembly\n"
+		"  --jobs N             decode on N threads (default: the machine's cores; a\n"
+		"                       PFT source); the output is byte for byte that of one\n"
+		"                       thread.  An ETMv3 source is decoded on one thread\n"
+		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB\n"
+		"                       with --stats, else 128 KiB)\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n");
@@ -86,7 +93,7 @@ static void help(FILE *f)
 }
 
 enum { OPT_IMAGE = 0x2000, OPT_ELF, OPT_NO_DUMPS, OPT_NO_DISASM, OPT_RANGES, OPT_JSON,
-       OPT_STATS };
+       OPT_STATS, OPT_JOBS, OPT_SEGMENT };
 
 #define MAX_FILES 64
 
@@ -126,6 +133,8 @@ struct decode_args {
 	struct image_arg imgs[MAX_FILES];
 	char paths[MAX_FILES][1024];
 	int nimg, dumps, disasm, all;
+	unsigned jobs;  /* --jobs (0: the machine's cores) */
+	size_t segment; /* --segment-size (0: par_run.h's default) */
 	enum decode_format fmt;
 	const char *outpath, *inpath;
 };
@@ -164,6 +173,25 @@ static int add_image_arg(struct decode_args *a, int c, const char *arg)
 	return PFT_EXIT_OK;
 }
 
+/* --jobs N (1-64) or --segment-size BYTES (64 bytes to 1 GiB). */
+static int jobs_arg(struct decode_args *a, int c, const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	if (*end || !v || (c == OPT_JOBS && v > 64) ||
+	    (c == OPT_SEGMENT && (v < 64 || v > (1ul << 30)))) {
+		cli_error("decode", "%s: bad value '%s'",
+			  c == OPT_JOBS ? "--jobs (1-64)" : "--segment-size (64 bytes to 1 GiB)", arg);
+		return PFT_EXIT_USAGE;
+	}
+	if (c == OPT_JOBS)
+		a->jobs = (unsigned)v;
+	else
+		a->segment = v;
+	return 0;
+}
+
 /* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
 static int parse_args(int argc, char **argv, struct decode_args *a)
 {
@@ -175,6 +203,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		{ "ranges", no_argument, NULL, OPT_RANGES },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
+		{ "segment-size", required_argument, NULL, OPT_SEGMENT },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -211,6 +241,11 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		case OPT_RANGES: ranges = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_STATS: stats = 1; break;
+		case OPT_JOBS:
+		case OPT_SEGMENT:
+			if (jobs_arg(a, c, optarg))
+				return PFT_EXIT_USAGE;
+			break;
 		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
@@ -287,18 +322,17 @@ static int decode_stream(struct input *in, struct flow_any *dec, struct decode_o
 }
 
 /* What went wrong in the trace, as messages: the exit code. */
-static int report(const struct input *in, const struct flow_any *dec, int err)
+static int report(const struct input *in, const struct pft_flow_stats *stp, int etm3, int err)
 {
-	struct pft_flow_stats st;
+	struct pft_flow_stats st = *stp;
 	uint64_t problems;
 	int rc = PFT_EXIT_OK;
-	const char *proto = flow_any_is_etm3(dec) ? " (ETMv3)" : "";
+	const char *proto = etm3 ? " (ETMv3)" : "";
 
 	if (err != -PFT_E_EOS) {
 		cli_error("decode", "flow decoder stopped: %s", pft_errstr(err));
 		rc = PFT_EXIT_DATA;
 	}
-	flow_any_get_stats(dec, &st);
 	if (in->frame_errors) {
 		cli_error("decode", "%s: %s%s", in->buffer_path ? in->buffer_path : in->path,
 			  in->frame_error_msg, in->frame_errors > 1 ? " (and more frame errors)" : "");
@@ -312,7 +346,7 @@ static int report(const struct input *in, const struct flow_any *dec, int err)
 			  in->trace_id, proto, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
-		if (st.events[PFT_EV_PACKET_ERROR] && !flow_any_is_etm3(dec))
+		if (st.events[PFT_EV_PACKET_ERROR] && !etm3)
 			input_probe_hint(in, "decode");
 	}
 	if (in->delivered == 0) {
@@ -362,29 +396,64 @@ static struct decode_out *open_out(const struct decode_args *a, struct pft_dbg *
 	return out;
 }
 
+static int put_item(void *arg, const void *it)
+{
+	return decode_out_item(arg, it) ? 1 : 0;
+}
+
+/* --jobs N (par_run.h), a PFT source: the same items on N threads.  As
+ * decode_stream; *st gets the totals. */
+static int decode_jobs(const struct decode_args *a, struct input *in, struct pft_image *img,
+		       struct decode_out *out, struct pft_flow_stats *st, int *rc)
+{
+	struct par_run r;
+	int err;
+
+	memset(&r, 0, sizeof r);
+	r.jobs = a->jobs;
+	r.segment = a->segment;
+	r.kind = PFT_PAR_FLOW;
+	r.keep = a->fmt != DECODE_STATS;
+	r.keep_insns = a->fmt == DECODE_TEXT || a->fmt == DECODE_JSON || a->fmt == DECODE_ADDRS;
+	r.item = put_item;
+	r.arg = out;
+	err = par_run_stream(in, &in->config, img, in->isync_resync, &r);
+	if (err == 1)
+		*rc = in->exit_code;
+	if (!r.par || pft_par_get_stats(r.par, st, sizeof *st))
+		memset(st, 0, sizeof *st);
+	pft_par_free(r.par);
+	return err;
+}
+
 /* A PFT or ETMv3 source: its flow over the stream, then the end checks. */
 static int decode_flow(const struct decode_args *a, struct input *in, struct pft_image *img,
 		       struct decode_out *out)
 {
 	struct flow_any *dec = flow_any_alloc(&in->config, img, in->isync_resync);
 	struct pft_flow_stats st;
-	int rc = PFT_EXIT_OK, err;
+	int rc = PFT_EXIT_OK, err, etm3;
 
 	if (!dec) {
 		cli_error("decode", "cannot create the flow decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
-	err = decode_stream(in, dec, out, &rc);
+	etm3 = flow_any_is_etm3(dec);
+	if (a->jobs > 1 && !etm3)
+		err = decode_jobs(a, in, img, out, &st, &rc);
+	else
+		err = decode_stream(in, dec, out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)
 		rc = input_finish(in, "decode");
-	flow_any_get_stats(dec, &st);
+	if (a->jobs <= 1 || etm3)
+		flow_any_get_stats(dec, &st);
 	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
 		cli_write_error("decode", NULL, a->outpath);
 		rc = PFT_EXIT_USAGE;
 	}
 	if (!rc)
-		rc = report(in, dec, err);
+		rc = report(in, &st, etm3, err);
 	flow_any_free(dec);
 	return rc;
 }
@@ -397,8 +466,11 @@ static int all_image(void *ctx, const struct input *in, struct pft_image **img,
 
 static int all_report(void *ctx, const struct input *in, const struct flow_any *dec, int err)
 {
+	struct pft_flow_stats st;
+
 	(void)ctx;
-	return report(in, dec, err);
+	flow_any_get_stats(dec, &st);
+	return report(in, &st, flow_any_is_etm3(dec), err);
 }
 
 /* --id all, or no ID given and several PFT/ETMv3 sources (decode_all.h). */
@@ -439,6 +511,10 @@ int cmd_decode(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
+	if (!a.jobs) {
+		long nc = sysconf(_SC_NPROCESSORS_ONLN);
+		a.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
+	}
 	a.io.allow_etm3 = 1;
 	if (a.all || (a.io.id < 0 && !a.io.source && sources_all_count(a.inpath, &a.io, 1) > 1))
 		return decode_all(&a);

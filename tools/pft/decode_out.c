@@ -468,9 +468,6 @@ int decode_out_finish(struct decode_out *o, const struct pft_flow_stats *stp)
 				fprintf(o->f, "  %-20s %" PRIu64 "\n",
 					pft_flow_event_name((enum pft_flow_event)i), st.events[i]);
 			}
-		line_text(o);
-		fprintf(o->f, "block cache   %" PRIu64 " hits, %" PRIu64 " misses\n",
-			st.cache_hits, st.cache_misses);
 	}
 	fflush(o->f);
 	return ferror(o->f) ? -1 : 0;

@@ -97,9 +97,11 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 		} else {
 			b->items = malloc(n * sizeof *b->items);
 			b->items_cap = n;
-			b->insns_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
-			b->insns = malloc(b->insns_cap * sizeof *b->insns);
-			if (!b->items || !b->insns)
+			if (r->keep_insns) {
+				b->insns_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
+				b->insns = malloc(b->insns_cap * sizeof *b->insns);
+			}
+			if (!b->items || (r->keep_insns && !b->insns))
 				return -PFT_E_NOMEM;
 		}
 	}

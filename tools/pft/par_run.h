@@ -34,6 +34,7 @@ struct par_run {
 	size_t segment;           /* stream bytes per segment (0: the default) */
 	enum pft_par_kind kind;
 	int keep;                 /* hand every item to item(); else totals only */
+	int keep_insns;           /* FLOW, keep: ranges come with their instructions */
 	/* PACKETS: const struct pft_packet *; FLOW: const struct pft_flow_item *.
 	 * Nonzero stops the run (-PFT_E_IO). */
 	int (*item)(void *arg, const void *it);
