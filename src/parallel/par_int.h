@@ -74,7 +74,8 @@ struct par_cfg {
 /* 0 or -PFT_E_INVAL (kind, cfg, mode). */
 int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_config *cfg,
 		 struct pft_image *img, enum pft_isync_resync mode);
-/* Fresh decoders starting at stream offset base: 0 or -PFT_E_NOMEM. */
+/* Fresh decoders starting at stream offset base (a flow decoder d already
+ * holds is reused, made fresh): 0 or -PFT_E_NOMEM. */
 int par_dec_open(struct par_dec *d, const struct par_cfg *c, uint64_t base);
 void par_dec_close(struct par_dec *d);
 /* At a packet boundary with nothing pending in either decoder: 1 and *s

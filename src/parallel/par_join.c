@@ -61,6 +61,7 @@ static int busy(const struct pft_par *p)
 static void take(struct pft_par *p, struct pft_par_seg *s, const struct par_snap *sn)
 {
 	struct par_snap start;
+	struct par_dec old;
 	unsigned t, j;
 
 	if (!sn) {
@@ -94,9 +95,11 @@ static void take(struct pft_par *p, struct pft_par_seg *s, const struct par_snap
 			p->counts.first_error = j < s->nsnap ? s->snaps[j].first_error : 0;
 		}
 	}
-	par_dec_close(&p->dec);
+	/* the segment's decoders become the serial ones; the old serial
+	   ones go to the segment, to be made fresh for its next stretch */
+	old = p->dec;
 	p->dec = s->dec;
-	memset(&s->dec, 0, sizeof s->dec);
+	s->dec = old;
 	p->q = s;
 	p->q_i = sn->nitems;
 	p->q_n = s->n;

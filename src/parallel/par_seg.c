@@ -141,7 +141,6 @@ int pft_par_seg_decode(struct pft_par_seg *s, const uint8_t *buf, size_t len, ui
 
 	if (!s || (!buf && len))
 		return -PFT_E_INVAL;
-	par_dec_close(&s->dec);
 	s->decoded = 0;
 	s->buf = buf;
 	s->len = len;

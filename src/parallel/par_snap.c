@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The decoder pair of a segment or of the serial decoder, and the snapshot
  * of its state at a packet boundary (par_int.h). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,20 +27,35 @@ int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_con
 
 int par_dec_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 {
+	struct pft_flow_decoder *f = d->flow;
+
+	pft_pkt_decoder_free(d->pkt);
 	memset(d, 0, sizeof *d);
 	d->base = base;
 	d->pkt = pft_pkt_decoder_alloc(&c->cfg);
-	if (!d->pkt)
+	if (!d->pkt) {
+		pft_flow_decoder_free(f);
 		return -PFT_E_NOMEM;
+	}
 	pft_pkt_decoder_set_isync_resync(d->pkt, c->mode);
-	if (c->kind == PFT_PAR_FLOW) {
+	if (c->kind != PFT_PAR_FLOW)
+		return 0;
+	if (f) {
+		/* a used flow decoder made fresh again: everything from its
+		   input state on is as pft_flow_decoder_alloc leaves it (zero);
+		   the configuration, image, block cache (whose blocks depend
+		   on the image only) and inner packet decoder stay */
+		memset(&f->input, 0,
+		       sizeof *f - offsetof(struct pft_flow_decoder, input));
+		d->flow = f;
+	} else {
 		d->flow = pft_flow_decoder_alloc(&c->cfg, c->img);
 		if (!d->flow) {
 			par_dec_close(d);
 			return -PFT_E_NOMEM;
 		}
-		pft_flow_decoder_set_isync_resync(d->flow, c->mode);
 	}
+	pft_flow_decoder_set_isync_resync(d->flow, c->mode);
 	return 0;
 }
 

@@ -53,8 +53,10 @@ def main():
         # JSON keeps the capture-offset map of the chunks in flight
         ("dump --json", ["dump", "-", "--json", "--stats"] + cfg,
          lambda out, n: '"stream_bytes":%d,"accounted_bytes":%d' % (n * 32 * id13, n * 32 * id13) in out, 2 * BOUND),
-        ("decode --stats", ["decode", "-", "--stats"] + cfg + image,
+        ("decode --stats --jobs 1", ["decode", "-", "--stats", "--jobs", "1"] + cfg + image,
          lambda out, n: ("bytes         %d\n" % (n * 32 * id13)) in out),
+        ("decode --stats --jobs 2", ["decode", "-", "--stats", "--jobs", "2"] + cfg + image,
+         lambda out, n: ("bytes         %d\n" % (n * 32 * id13)) in out, 2 * BOUND),
     ]
     fails = 0
     for case in cases:

@@ -59,7 +59,7 @@ static void help(FILE *f)
 		"  --jobs N             decode on N threads (default: the machine's cores; a\n"
 		"                       PFT source); the output is byte for byte that of one\n"
 		"                       thread.  An ETMv3 source is decoded on one thread\n"
-		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB\n"
+		"  --segment-size BYTES with --jobs: stream bytes per thread and step (1 MiB\n"
 		"                       with --stats, else 128 KiB)\n"
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"

@@ -156,7 +156,8 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 	int k = 1, res = 0, gap = 0, carry_gap = 0;
 
 	if (!r->segment)
-		r->segment = r->keep ? PAR_RUN_SEGMENT_ITEMS : PAR_RUN_SEGMENT_STATS;
+		r->segment = r->keep ? PAR_RUN_SEGMENT_ITEMS :
+			     r->kind == PFT_PAR_FLOW ? PAR_RUN_SEGMENT_FLOW : PAR_RUN_SEGMENT_STATS;
 	r->par = pft_par_alloc(r->kind, cfg, img, (enum pft_isync_resync)isync_resync);
 	if (!r->par)
 		return -PFT_E_NOMEM;

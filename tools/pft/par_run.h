@@ -22,7 +22,8 @@
 #include "input.h"
 #include "pft/parallel.h"
 
-#define PAR_RUN_SEGMENT_STATS (4u << 20)  /* default segment bytes, totals only */
+#define PAR_RUN_SEGMENT_STATS (4u << 20)  /* default segment bytes, packet totals only */
+#define PAR_RUN_SEGMENT_FLOW (1u << 20)   /* default segment bytes, flow totals only */
 #define PAR_RUN_SEGMENT_ITEMS (128u << 10) /* default segment bytes, items kept */
 /* Item buffers per segment, when items are kept: per segment byte, packets
  * or flow items, and instructions. */
