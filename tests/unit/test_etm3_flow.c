@@ -340,6 +340,116 @@ static void test_cancel(void)
 	pft_image_free(img);
 }
 
+/* Ranges queued while the blocks they point into are replaced in the
+ * cache: 1 MiB of ARM code where every word is a B to a pseudo-random word,
+ * P-headers of 15 E atoms (15 one-instruction ranges queued per packet):
+ * 150,000 branches around a loop of 16 blocks in one set of the cache,
+ * then 150,000 through far more blocks than the cache holds.  Every range
+ * must still show its own instruction and go where it says. */
+static void test_evict(void)
+{
+	enum { BASE = 0x100000, WORDS = 1 << 18 };
+	uint32_t *code = malloc(WORDS * 4), x = 12345, cur = BASE, bad = 0, loop[16];
+	struct pft_image *img = pft_image_alloc();
+	struct pft_etm3_flow_decoder *fl;
+	struct pft_etm3_packet pk;
+	struct pft_flow_item it;
+	struct pft_config cfg;
+	unsigned i, n, ranges = 0;
+
+	CHECK(code && img);
+	if (!code || !img)
+		return;
+	for (i = 0; i < WORDS; i++) {
+		uint32_t a = BASE + 4 * i, t;
+
+		x = x * 1103515245u + 12345u;
+		t = BASE + 4 * ((x >> 8) % WORDS);
+		code[i] = 0xEA000000u | (((t - a - 8) >> 2) & 0xFFFFFFu);
+	}
+	/* and a loop through 16 blocks that share a set of the cache (its hash,
+	 * as lookup() in etm3_flow.c has it): each packet's ranges then point
+	 * into blocks that the next lookups replace */
+	for (i = 0, n = 0; i < WORDS && n < 16; i++) {
+		uint32_t a = BASE + 4 * i;
+
+		if ((((a >> 1) * 2654435761u) >> 20) == (((BASE >> 1) * 2654435761u) >> 20))
+			loop[n++] = a;
+	}
+	CHECK_EQ(n, 16);
+	for (i = 0; i < n; i++) {
+		uint32_t a = loop[i], t = loop[(i + 1) % n];
+
+		code[(a - BASE) / 4] = 0xEA000000u | (((t - a - 8) >> 2) & 0xFFFFFFu);
+	}
+	pft_image_add_buffer(img, BASE, (const uint8_t *)code, WORDS * 4);
+	pft_config_init(&cfg);
+	cfg.etmidr = 0x410CF250u;
+	cfg.etmcr = 0;
+	fl = pft_etm3_flow_decoder_alloc(&cfg, img);
+	CHECK(fl != NULL);
+	if (!fl)
+		return;
+	memset(&pk, 0, sizeof pk);
+	pk.type = PFT_ETM3_ISYNC;
+	pk.address = BASE;
+	pk.isa = PFT_ISA_ARM;
+	pk.reason = 1;
+	CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &pk), 0);
+	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+		CHECK_EQ(it.type, PFT_EV_TRACE_ON);
+	for (i = 0; i <= 20000; i++) {
+		if (i == 10000) {
+			/* out of the loop: trace on again at a word of the random part */
+			memset(&pk, 0, sizeof pk);
+			pk.type = PFT_ETM3_ISYNC;
+			pk.address = BASE + 4;
+			pk.isa = PFT_ISA_ARM;
+			pk.reason = 1;
+			CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &pk), 0);
+			while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+				if (it.kind == PFT_FLOW_RANGE) {
+					ranges++;
+					cur = (uint32_t)it.next;
+				}
+			cur = BASE + 4;
+		}
+		if (i < 20000) {
+			memset(&pk, 0, sizeof pk);
+			pk.type = PFT_ETM3_PHDR;
+			pk.offset = i;
+			pk.format = 1;
+			pk.atom_count = 15;
+			pk.atoms = 0x7FFF;
+			CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &pk), 0);
+		} else {
+			pft_etm3_flow_decoder_end(fl);
+		}
+		while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0) {
+			uint32_t w;
+
+			if (it.kind != PFT_FLOW_RANGE)
+				continue;
+			ranges++;
+			w = code[(it.addr - BASE) / 4];
+			if (it.addr != cur || it.ninsns != 1 || it.insns[0].addr != it.addr ||
+			    it.insns[0].opcode != w || it.end_kind != PFT_RANGE_TAKEN ||
+			    it.next != (uint32_t)(it.addr + 8 + (uint32_t)(((int32_t)(w << 8)) >> 6))) {
+				if (bad++ < 3)
+					fprintf(stderr, "range %u at %08llx (expected %08x): opcode %08x, image %08x\n",
+						ranges, (unsigned long long)it.addr, cur,
+						(unsigned)it.insns[0].opcode, w);
+			}
+			cur = (uint32_t)it.next;
+		}
+	}
+	CHECK_EQ(ranges, 300000);
+	CHECK_EQ(bad, 0);
+	pft_etm3_flow_decoder_free(fl);
+	pft_image_free(img);
+	free(code);
+}
+
 int main(void)
 {
 	char path[1024];
@@ -359,6 +469,7 @@ int main(void)
 		check_id(cap, len, img, 0x12, 1000, mode);
 	}
 	test_cancel();
+	test_evict();
 	pft_image_free(img);
 	free(cap);
 	return check_report();
