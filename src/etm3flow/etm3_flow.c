@@ -185,6 +185,22 @@ static void unpin(struct pft_etm3_flow_decoder *fl, struct blk *b)
 	}
 }
 
+/* The block starting at fl->addr in fl->isa if the cache has it (the walk
+ * then starts at its first instruction), else NULL. */
+static ALWAYS_INLINE struct blk *cached(struct pft_etm3_flow_decoder *fl)
+{
+	unsigned set = ((fl->addr >> 1) * 2654435761u) >> (32 - NSET_BITS), w;
+	struct blk *b = fl->blocks[set];
+
+	for (w = 0; w < 2; w++)
+		if (b[w].start == fl->addr && b[w].epoch == fl->epoch && b[w].isa == fl->isa && b[w].n) {
+			fl->victim[set] = (uint8_t)(w ^ 1);
+			fl->bi = 0;
+			return &b[w];
+		}
+	return NULL;
+}
+
 /* The block starting at fl->addr in fl->isa, decoded on a miss. */
 static struct blk *lookup(struct pft_etm3_flow_decoder *fl)
 {
@@ -272,21 +288,31 @@ static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_pac
 }
 
 /* A new range at the walk's instruction. */
-static struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt,
-					 int cc)
+static ALWAYS_INLINE struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl,
+						       const struct pft_etm3_packet *pkt, int cc)
 {
-	struct pft_flow_item *it = push(fl, PFT_FLOW_RANGE, 0, pkt);
+	unsigned slot = (fl->qh + fl->qn) & (QCAP - 1);
+	struct pft_flow_item *it = &fl->q[slot];
 
-	if (!it)
+	/* push() for a range, written out: nothing is open here */
+	if (UNLIKELY(fl->qn >= QCAP))
 		return NULL;
-	it->addr = fl->addr;
-	it->isa = fl->isa;
-	it->insns = &fl->blk->insns[fl->bi];
+	fl->qn++;
+	fl->hold = 1;
+	*it = (struct pft_flow_item){
+		.kind = PFT_FLOW_RANGE,
+		.flags = fl->ctx_flags | (fl->ns ? PFT_FLOW_F_NS : 0) | (fl->hyp ? PFT_FLOW_F_HYP : 0) |
+			 (cc ? PFT_FLOW_F_CC : 0),
+		.offset = pkt->offset,
+		.index = fl->index,
+		.addr = fl->addr,
+		.insns = &fl->blk->insns[fl->bi],
+		.context_id = fl->cid,
+		.isa = fl->isa,
+		.vmid = fl->vmid,
+		.insn_cycles = cc ? fl->qcyc[slot] : NULL,
+	};
 	fl->direct_pending = 0; /* set again when a range ends at a direct branch */
-	if (cc) {
-		it->flags |= PFT_FLOW_F_CC;
-		it->insn_cycles = fl->qcyc[(unsigned)(it - fl->q)];
-	}
 	fl->open = it;
 	return it;
 }
@@ -317,7 +343,8 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 	it = fl->open;
 	if (!it) {
 		check_image(fl);
-		if (!fl->blk && atom_slow(fl, pkt, e, cycles, cc))
+		if (!fl->blk && !(fl->have_addr && (fl->blk = cached(fl)) != NULL) &&
+		    atom_slow(fl, pkt, e, cycles, cc))
 			return;
 		if (UNLIKELY(!(it = start_range(fl, pkt, cc))))
 			return;
