@@ -13,6 +13,12 @@
 # 3. bench_flow MIB prints libpft's and OpenCSD's full decode on the same
 #    bytes with kernel_dump.bin at 0xC0008000; `pft decode --stats` decodes
 #    the file with the same image.
+# 4. --jobs: `pft dump --stats` (on four times the bytes: it is fast),
+#    `pft dump` (the listing, to /dev/null, on an eighth of the bytes) and `pft decode --stats` at --jobs 1, 2 and 8:
+#    wall-clock and CPU (user + system) seconds, peak RSS, and the speed-up
+#    of --jobs 2 over --jobs 1 in wall-clock time (the goal: 1.8x on an idle
+#    2-core machine) with its CPU cost.  On a loaded machine the wall-clock
+#    figures mean little: the load average is printed with them.
 # Ratios: OpenCSD's CPU time over the CLI's (the CLI's includes process start,
 # option parsing, the probe and reading the file).  PFT_BENCH_EXTRA, if set,
 # is a list of further raw PFT files with their options, one per line:
@@ -66,13 +72,54 @@ echo "== full decode: the same bytes, kernel_dump.bin at 0xC0008000 =="
 ocsd_flow=$(awk '/^OpenCSD/ { for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1) }' "$T/flow")
 lib_flow=$(awk '/^libpft/ { for (i = 1; i <= NF; i++) if ($i == "in") print $(i + 1) }' "$T/flow")
 # shellcheck disable=SC2086
-r=$(best 3 "$T/decode.out" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin")
+r=$(best 3 "$T/decode.out" "$PFT" decode --stats --jobs 1 $REGS $IMG "$T/tc2.bin")
 set -- $r
 insns=$(awk '/^libpft/ { print $3 }' "$T/flow")
 awk -v t="$1" -v m="$2" -v i="$insns" -v o="$ocsd_flow" -v l="$lib_flow" 'BEGIN {
-	printf "pft decode --stats %7.1f M instr/s  (%.3f s CPU, peak RSS %d KiB)\n", i / t / 1e6, t, m
+	printf "pft decode --stats --jobs 1 %7.1f M instr/s  (%.3f s CPU, peak RSS %d KiB)\n", i / t / 1e6, t, m
 	printf "ratio CLI decode %5.1fx OpenCSD   CLI at %.0f%% of the library\n", o / t, 100 * l / t }'
 head -3 "$T/decode.out"
+
+wall() { # wall OUTFILE cmd...: wall-clock s, CPU (user + system) s, peak RSS KiB
+	out=$1; shift
+	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$@" > "$out" 2>&1 || true
+	tail -n 1 "$T/time" | awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }'
+}
+bestw() { # bestw N OUTFILE cmd...: the run of N with the least wall-clock time
+	n=$1; shift
+	i=0; b=""
+	while [ $i -lt "$n" ]; do
+		r=$(wall "$@")
+		if [ -z "$b" ] || awk -v a="$r" -v b="$b" 'BEGIN { split(a, x); split(b, y); exit !(x[1] < y[1]) }'; then
+			b=$r
+		fi
+		i=$((i + 1))
+	done
+	echo "$b"
+}
+jobs_case() { # jobs_case LABEL cmd...: the command at --jobs 1, 2, 8 and the speed-up
+	label=$1; shift
+	for j in 1 2 8; do
+		r=$(bestw 3 "$T/jobs.out" "$@" --jobs "$j")
+		echo "$r" | awk -v l="$label" -v j="$j" '{
+			printf "%-22s --jobs %d  wall %7.3f s  CPU %7.3f s  peak RSS %7d KiB\n", l, j, $1, $2, $3 }'
+		echo "$j $r" >> "$T/jobs.rows"
+	done
+	awk -v l="$label" '$1 == 1 { w1 = $2; c1 = $3 } $1 == 2 { w2 = $2; c2 = $3 } END {
+		printf "SPEED-UP %-17s --jobs 2 over --jobs 1: %.2fx wall-clock (goal 1.8x), CPU cost %.2fx\n",
+		       l, w1 / w2, c2 / c1 }' "$T/jobs.rows"
+	rm -f "$T/jobs.rows"
+}
+echo "== --jobs: one stream on several threads (load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores) =="
+head -c $((MIB * 131072)) "$T/tc2.bin" > "$T/tc2s.bin"
+cat "$T/tc2.bin" "$T/tc2.bin" "$T/tc2.bin" "$T/tc2.bin" > "$T/tc2x4.bin"
+# shellcheck disable=SC2086
+jobs_case "dump --stats (x4)" "$PFT" dump --stats $REGS "$T/tc2x4.bin"
+# shellcheck disable=SC2086
+jobs_case "dump (listing, 1/8)" "$PFT" dump -o /dev/null $REGS "$T/tc2s.bin"
+# shellcheck disable=SC2086
+jobs_case "decode --stats" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (wall-clock speed-ups need an idle machine)"
 
 if [ -n "${PFT_BENCH_EXTRA:-}" ]; then
 	echo "$PFT_BENCH_EXTRA" | while IFS='|' read -r f opts; do

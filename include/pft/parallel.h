@@ -149,6 +149,13 @@ PFT_API int pft_par_end(struct pft_par *par);
 PFT_API int pft_par_next_packet(struct pft_par *par, struct pft_packet *pkt, size_t size);
 PFT_API int pft_par_next_item(struct pft_par *par, struct pft_flow_item *item, size_t size);
 
+/* Every item of the stretch pulled and dropped, as pulling until
+ * -PFT_E_AGAIN (or -PFT_E_EOS) would, the totals kept: for a caller that
+ * wants only the totals.  Packets the join does not need one by one are
+ * counted without being built (pft_pkt_decoder_count).  Returns that
+ * status, or -PFT_E_INVAL. */
+PFT_API int pft_par_drain(struct pft_par *par);
+
 /* Totals of everything given so far (PACKETS; FLOW: the flow statistics,
  * whose block-cache counts are those of the decoder now serial only). */
 PFT_API int pft_par_get_counts(const struct pft_par *par, struct pft_par_counts *c, size_t size);

@@ -89,6 +89,8 @@ uint64_t par_dec_index(const struct par_dec *d);
  * decoder would. */
 void par_dec_rebase(struct par_dec *d, uint64_t delta, const struct pft_flow_stats *st);
 void par_counts_add(struct pft_par_counts *c, const struct pft_packet *p);
+/* Add what pft_pkt_decoder_count counted (offsets shifted by base). */
+void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k, uint64_t base);
 /* *a += b - since (every field; block-cache counts left alone) */
 void par_stats_add_delta(struct pft_flow_stats *a, const struct pft_flow_stats *b,
 			 const struct pft_flow_stats *since);

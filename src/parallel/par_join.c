@@ -282,6 +282,40 @@ int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 	}
 }
 
+int pft_par_drain(struct pft_par *p)
+{
+	struct pft_packet pkt;
+	struct pft_flow_item it;
+	struct pft_pkt_counts k;
+	int r;
+
+	if (!p)
+		return -PFT_E_INVAL;
+	if (p->c.kind == PFT_PAR_FLOW) {
+		while ((r = pft_par_next_item(p, &it, sizeof it)) == 0)
+			;
+		return r;
+	}
+	for (;;) {
+		if (p->state == J_IDLE)
+			return -PFT_E_AGAIN;
+		if (p->state == J_EOS)
+			return -PFT_E_EOS;
+		if (p->q || p->seg) {
+			/* a taken segment's items, or a join still looking for
+			   its boundary: one at a time */
+			r = pft_par_next_packet(p, &pkt, sizeof pkt);
+			if (r)
+				return r;
+			continue;
+		}
+		memset(&k, 0, sizeof k);
+		r = pft_pkt_decoder_count(p->dec.pkt, &k, sizeof k);
+		par_counts_add_pkt(&p->counts, &k, p->dec.base);
+		return stop(p, r);
+	}
+}
+
 int pft_par_get_counts(const struct pft_par *p, struct pft_par_counts *c, size_t size)
 {
 	if (!p || !c || !size)

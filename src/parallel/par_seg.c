@@ -108,10 +108,15 @@ static int decode_flow(struct pft_par_seg *s)
 	return r;
 }
 
+/* Packets with no buffer: once the snapshots are taken (or after
+ * COUNT_AFTER packets), the rest is counted without building packets. */
+#define COUNT_AFTER (4u * PFT_PAR_SNAPSHOTS)
+
 static int decode_packets(struct pft_par_seg *s)
 {
 	const struct pft_par_buf *o = &s->out;
 	struct pft_packet p, *dst;
+	unsigned seen = 0;
 	int r;
 
 	for (;;) {
@@ -119,10 +124,21 @@ static int decode_packets(struct pft_par_seg *s)
 			s->full = 1;
 			return -PFT_E_AGAIN;
 		}
+		if (!o->pkts && (s->nsnap == PFT_PAR_SNAPSHOTS || seen == COUNT_AFTER)) {
+			struct pft_pkt_counts k;
+
+			memset(&k, 0, sizeof k);
+			r = pft_pkt_decoder_count(s->dec.pkt, &k, sizeof k);
+			if (k.items[PFT_PKT_ERROR])
+				note_error(s, k.first_error + s->dec.base);
+			par_counts_add_pkt(&s->counts, &k, s->dec.base);
+			return r;
+		}
 		dst = o->pkts ? &o->pkts[s->n] : &p;
 		r = pft_pkt_decoder_next(s->dec.pkt, dst, sizeof *dst);
 		if (r)
 			return r;
+		seen++;
 		dst->offset += s->dec.base;
 		par_counts_add(&s->counts, dst);
 		if (dst->type == PFT_PKT_ERROR)

@@ -163,6 +163,19 @@ void par_counts_add(struct pft_par_counts *c, const struct pft_packet *p)
 		c->first_error = p->offset;
 }
 
+void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k, uint64_t base)
+{
+	unsigned t;
+
+	for (t = 0; t < PFT_PKT_NR_TYPES && t < PFT_PKT_COUNT_TYPES; t++) {
+		c->count[t] += k->items[t];
+		c->bytes[t] += k->bytes[t];
+	}
+	if (k->items[PFT_PKT_ERROR] && !c->errors)
+		c->first_error = k->first_error + base;
+	c->errors += k->items[PFT_PKT_ERROR];
+}
+
 void par_stats_add_delta(struct pft_flow_stats *a, const struct pft_flow_stats *b,
 			 const struct pft_flow_stats *since)
 {

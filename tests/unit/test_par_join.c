@@ -8,7 +8,9 @@
  * instruction of every range), the flow totals and the packet counts must
  * be equal, and on clean streams most segments must join (else the test
  * would pass with no parallelism at all).  Also the sync search, the
- * split, small item buffers (segments that stop early) and misuse. */
+ * split, small item buffers (segments that stop early), totals without
+ * items (pft_par_drain, segments counting without building packets) and
+ * misuse. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +135,9 @@ static int par_run(enum pft_par_kind kind, const struct pft_config *cfg, struct 
 		for (i = 0; i < n; i++) {
 			CHECK_EQ(pft_par_join(par, seg[i], b + off + cuts[i], cuts[i + 1] - cuts[i],
 					      off + cuts[i]), 0);
-			if (kind == PFT_PAR_FLOW) {
+			if (!o->items_cap) {
+				r = pft_par_drain(par); /* totals only */
+			} else if (kind == PFT_PAR_FLOW) {
 				struct pft_flow_item it;
 				while ((r = pft_par_next_item(par, &it, sizeof it)) == 0)
 					rec_add(out, &it);

@@ -30,15 +30,17 @@ static int drain(struct par_run *r)
 {
 	int k;
 
+	if (!r->keep)
+		return pft_par_drain(r->par);
 	if (r->kind == PFT_PAR_FLOW) {
 		struct pft_flow_item it;
 		while ((k = pft_par_next_item(r->par, &it, sizeof it)) == 0)
-			if (r->keep && r->item(r->arg, &it))
+			if (r->item(r->arg, &it))
 				return -PFT_E_IO;
 	} else {
 		struct pft_packet p;
 		while ((k = pft_par_next_packet(r->par, &p, sizeof p)) == 0)
-			if (r->keep && r->item(r->arg, &p))
+			if (r->item(r->arg, &p))
 				return -PFT_E_IO;
 	}
 	return k;
