@@ -55,12 +55,16 @@ struct par_snap {
 	struct par_state s;
 };
 
-/* A packet decoder and (FLOW) a flow decoder fed with its packets;
- * packet offsets are shifted by base into stream offsets. */
+/* A packet decoder whose offsets are stream offsets (it starts at the
+ * segment's), and (FLOW) a flow decoder.  Two modes: packets (the flow
+ * decoder is given pkt's packets one at a time, pft_flow_decoder_put_packet,
+ * so that each packet boundary can be seen and compared) and bytes (pkt is
+ * moved into the flow decoder, which reads it itself: cheaper per packet;
+ * pkt then holds the flow decoder's own, unused, packet decoder). */
 struct par_dec {
 	struct pft_pkt_decoder *pkt;
 	struct pft_flow_decoder *flow;
-	uint64_t base;
+	int bytes;
 };
 
 struct par_cfg {
@@ -77,6 +81,10 @@ int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_con
 /* Fresh decoders starting at stream offset base (a flow decoder d already
  * holds is reused, made fresh): 0 or -PFT_E_NOMEM. */
 int par_dec_open(struct par_dec *d, const struct par_cfg *c, uint64_t base);
+/* Between packets (the flow decoder has returned -PFT_E_AGAIN): to bytes
+ * mode and back (no-ops without a flow decoder, or in that mode). */
+void par_dec_to_bytes(struct par_dec *d);
+void par_dec_to_packets(struct par_dec *d);
 void par_dec_close(struct par_dec *d);
 /* At a packet boundary with nothing pending in either decoder: 1 and *s
  * filled; 0 if the boundary cannot be compared (inside a search, a packet
@@ -89,8 +97,8 @@ uint64_t par_dec_index(const struct par_dec *d);
  * decoder would. */
 void par_dec_rebase(struct par_dec *d, uint64_t delta, const struct pft_flow_stats *st);
 void par_counts_add(struct pft_par_counts *c, const struct pft_packet *p);
-/* Add what pft_pkt_decoder_count counted (offsets shifted by base). */
-void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k, uint64_t base);
+/* Add what pft_pkt_decoder_count counted. */
+void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k);
 /* *a += b - since (every field; block-cache counts left alone) */
 void par_stats_add_delta(struct pft_flow_stats *a, const struct pft_flow_stats *b,
 			 const struct pft_flow_stats *since);

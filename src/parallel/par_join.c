@@ -131,22 +131,28 @@ int pft_par_join(struct pft_par *p, struct pft_par_seg *s, const uint8_t *buf, s
 		return 0;
 	}
 	p->fed = 1;
-	r = pft_pkt_decoder_feed(p->dec.pkt, buf, len);
-	if (r)
-		return r;
-	if (s && s->nsnap && s->status == -PFT_E_AGAIN)
+	if (s && s->nsnap && s->status == -PFT_E_AGAIN) {
+		/* packet by packet, to compare at the boundaries */
 		p->seg = s;
-	else
+		par_dec_to_packets(&p->dec);
+	} else {
 		p->js.serial++;
-	return 0;
+		par_dec_to_bytes(&p->dec);
+	}
+	if (p->dec.bytes)
+		r = pft_flow_decoder_feed(p->dec.flow, buf, len);
+	else
+		r = pft_pkt_decoder_feed(p->dec.pkt, buf, len);
+	return r;
 }
 
 int pft_par_resync(struct pft_par *p)
 {
 	if (!p || busy(p) || p->state >= J_ENDED)
 		return -PFT_E_INVAL;
-	pft_pkt_decoder_resync(p->dec.pkt);
-	if (p->dec.flow)
+	if (!p->dec.bytes)
+		pft_pkt_decoder_resync(p->dec.pkt);
+	if (p->dec.flow) /* in bytes mode, its packet decoder too */
 		pft_flow_decoder_resync(p->dec.flow);
 	p->pkt_in_flow = 0;
 	p->q = NULL;
@@ -159,7 +165,12 @@ int pft_par_end(struct pft_par *p)
 {
 	if (!p || busy(p) || p->state >= J_ENDED)
 		return -PFT_E_INVAL;
-	pft_pkt_decoder_end(p->dec.pkt);
+	if (p->dec.bytes) {
+		pft_flow_decoder_end(p->dec.flow);
+		p->flow_ended = 1;
+	} else {
+		pft_pkt_decoder_end(p->dec.pkt);
+	}
 	p->q = NULL;
 	p->seg = NULL;
 	p->state = J_ENDED;
@@ -223,7 +234,6 @@ int pft_par_next_packet(struct pft_par *p, struct pft_packet *pkt, size_t size)
 		r = pft_pkt_decoder_next(p->dec.pkt, pkt, size);
 		if (r)
 			return stop(p, r);
-		pkt->offset += p->dec.base;
 		par_counts_add(&p->counts, pkt);
 		if (p->seg)
 			boundary(p, pkt->offset + pkt->size);
@@ -258,6 +268,8 @@ int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 			p->q = NULL;
 		}
 		r = pft_flow_decoder_next(p->dec.flow, it, size);
+		if (p->dec.bytes && r == -PFT_E_AGAIN)
+			return stop(p, r);
 		if (r != -PFT_E_AGAIN)
 			return r == -PFT_E_EOS ? stop(p, r) : r;
 		if (p->pkt_in_flow) {
@@ -275,7 +287,6 @@ int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 		}
 		if (r)
 			return stop(p, r);
-		pkt.offset += p->dec.base;
 		pft_flow_decoder_put_packet(p->dec.flow, &pkt);
 		p->pkt_in_flow = 1;
 		p->pkt_end = pkt.offset + pkt.size;
@@ -311,7 +322,7 @@ int pft_par_drain(struct pft_par *p)
 		}
 		memset(&k, 0, sizeof k);
 		r = pft_pkt_decoder_count(p->dec.pkt, &k, sizeof k);
-		par_counts_add_pkt(&p->counts, &k, p->dec.base);
+		par_counts_add_pkt(&p->counts, &k);
 		return stop(p, r);
 	}
 }

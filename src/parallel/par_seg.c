@@ -87,16 +87,23 @@ static int store_item(struct pft_par_seg *s, const struct pft_flow_item *it)
 	return 0;
 }
 
+/* Packet boundaries are recorded one at a time until the snapshots are
+ * taken (or after COUNT_AFTER packets); the rest of the segment is read
+ * in bytes mode (par_int.h), or counted. */
+#define COUNT_AFTER (4u * PFT_PAR_SNAPSHOTS)
+
 static int decode_flow(struct pft_par_seg *s)
 {
 	struct pft_packet p;
 	struct pft_flow_item it;
+	unsigned seen = 0;
 	int r;
 
-	while ((r = pft_pkt_decoder_next(s->dec.pkt, &p, sizeof p)) == 0) {
-		p.offset += s->dec.base;
-		if (p.type == PFT_PKT_ERROR)
-			note_error(s, p.offset);
+	while (s->nsnap < PFT_PAR_SNAPSHOTS && seen < COUNT_AFTER) {
+		r = pft_pkt_decoder_next(s->dec.pkt, &p, sizeof p);
+		if (r)
+			return r;
+		seen++;
 		pft_flow_decoder_put_packet(s->dec.flow, &p);
 		while ((r = pft_flow_decoder_next(s->dec.flow, &it, sizeof it)) == 0)
 			if (store_item(s, &it))
@@ -105,13 +112,15 @@ static int decode_flow(struct pft_par_seg *s)
 			return r;
 		snapshot(s, p.offset + p.size);
 	}
+	par_dec_to_bytes(&s->dec);
+	while ((r = pft_flow_decoder_next(s->dec.flow, &it, sizeof it)) == 0)
+		if (store_item(s, &it))
+			return -PFT_E_AGAIN;
 	return r;
 }
 
 /* Packets with no buffer: once the snapshots are taken (or after
  * COUNT_AFTER packets), the rest is counted without building packets. */
-#define COUNT_AFTER (4u * PFT_PAR_SNAPSHOTS)
-
 static int decode_packets(struct pft_par_seg *s)
 {
 	const struct pft_par_buf *o = &s->out;
@@ -130,8 +139,8 @@ static int decode_packets(struct pft_par_seg *s)
 			memset(&k, 0, sizeof k);
 			r = pft_pkt_decoder_count(s->dec.pkt, &k, sizeof k);
 			if (k.items[PFT_PKT_ERROR])
-				note_error(s, k.first_error + s->dec.base);
-			par_counts_add_pkt(&s->counts, &k, s->dec.base);
+				note_error(s, k.first_error);
+			par_counts_add_pkt(&s->counts, &k);
 			return r;
 		}
 		dst = o->pkts ? &o->pkts[s->n] : &p;
@@ -139,7 +148,6 @@ static int decode_packets(struct pft_par_seg *s)
 		if (r)
 			return r;
 		seen++;
-		dst->offset += s->dec.base;
 		par_counts_add(&s->counts, dst);
 		if (dst->type == PFT_PKT_ERROR)
 			note_error(s, dst->offset);
@@ -169,7 +177,7 @@ int pft_par_seg_decode(struct pft_par_seg *s, const uint8_t *buf, size_t len, ui
 	r = par_dec_open(&s->dec, &s->c, off);
 	if (r)
 		return r;
-	r = pft_pkt_decoder_feed(s->dec.pkt, buf, len);
+	r = pft_pkt_decoder_feed(s->dec.pkt, buf, len); /* packets mode */
 	if (r)
 		return r;
 	s->status = s->c.kind == PFT_PAR_FLOW ? decode_flow(s) : decode_packets(s);

@@ -27,16 +27,20 @@ int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_con
 
 int par_dec_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 {
-	struct pft_flow_decoder *f = d->flow;
+	struct pft_flow_decoder *f;
 
+	par_dec_to_packets(d);
+	f = d->flow;
 	pft_pkt_decoder_free(d->pkt);
 	memset(d, 0, sizeof *d);
-	d->base = base;
 	d->pkt = pft_pkt_decoder_alloc(&c->cfg);
 	if (!d->pkt) {
 		pft_flow_decoder_free(f);
 		return -PFT_E_NOMEM;
 	}
+	/* its offsets from base on: the stream's */
+	d->pkt->buf_off = base;
+	d->pkt->run_off = base;
 	pft_pkt_decoder_set_isync_resync(d->pkt, c->mode);
 	if (c->kind != PFT_PAR_FLOW)
 		return 0;
@@ -59,8 +63,36 @@ int par_dec_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 	return 0;
 }
 
+static void swap_pkt(struct par_dec *d)
+{
+	struct pft_pkt_decoder *t = d->flow->pkt;
+
+	d->flow->pkt = d->pkt;
+	d->pkt = t;
+	/* bytes mode: feeding is allowed (pulling finds what is left) */
+	d->flow->need_input = 1;
+	d->bytes = !d->bytes;
+}
+
+void par_dec_to_bytes(struct par_dec *d)
+{
+	if (!d->flow || d->bytes)
+		return;
+	swap_pkt(d);
+	d->flow->input = INPUT_BYTES;
+}
+
+void par_dec_to_packets(struct par_dec *d)
+{
+	if (!d->flow || !d->bytes)
+		return;
+	swap_pkt(d);
+	d->flow->input = INPUT_PACKETS;
+}
+
 void par_dec_close(struct par_dec *d)
 {
+	par_dec_to_packets(d);
 	pft_flow_decoder_free(d->flow);
 	pft_pkt_decoder_free(d->pkt);
 	d->flow = NULL;
@@ -112,7 +144,7 @@ int par_dec_state(const struct par_dec *d, struct par_state *s)
 	const struct pft_pkt_decoder *p = d->pkt;
 	const struct pft_flow_decoder *f = d->flow;
 
-	if (p->mode != M_SYNC || p->has_pend || p->part_len || p->ended)
+	if (d->bytes || p->mode != M_SYNC || p->has_pend || p->part_len || p->ended)
 		return 0;
 	if (f && (f->qn || f->have_pkt || f->slot_full || f->walk.mode != WALK_NONE ||
 		  f->q_overflow || f->ended))
@@ -163,7 +195,7 @@ void par_counts_add(struct pft_par_counts *c, const struct pft_packet *p)
 		c->first_error = p->offset;
 }
 
-void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k, uint64_t base)
+void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k)
 {
 	unsigned t;
 
@@ -172,7 +204,7 @@ void par_counts_add_pkt(struct pft_par_counts *c, const struct pft_pkt_counts *k
 		c->bytes[t] += k->bytes[t];
 	}
 	if (k->items[PFT_PKT_ERROR] && !c->errors)
-		c->first_error = k->first_error + base;
+		c->first_error = k->first_error;
 	c->errors += k->items[PFT_PKT_ERROR];
 }
 
