@@ -397,7 +397,7 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 
 static ALWAYS_INLINE void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
-	uint32_t atoms = pkt->atoms;
+	uint32_t atoms = pkt->atoms, first, rest;
 	unsigned i, n = pkt->atom_count;
 
 	if (!fl->f.cycle_accurate) {
@@ -405,30 +405,28 @@ static ALWAYS_INLINE void phdr(struct pft_etm3_flow_decoder *fl, const struct pf
 			atom(fl, pkt, (atoms >> i) & 1, 0, 0);
 		return;
 	}
-	switch (pkt->format) {
-	case 1: /* a W before each atom */
-		for (i = 0; i < n; i++) {
-			atom(fl, pkt, (atoms >> i) & 1, fl->wcycles + 1, 1);
-			fl->wcycles = 0;
+	if (pkt->format == 3) {
+		/* W marks, then at most one E, which takes them all */
+		uint32_t w = fl->wcycles + pkt->cycles;
+
+		if (!n) {
+			fl->wcycles = w;
+			return;
 		}
-		break;
-	case 2: /* one W, then two atoms */
-		atom(fl, pkt, atoms & 1, fl->wcycles + 1, 1);
-		atom(fl, pkt, (atoms >> 1) & 1, 0, 1);
 		fl->wcycles = 0;
-		break;
-	case 3: /* W marks, then at most one E */
-		fl->wcycles += pkt->cycles;
-		if (n) {
-			atom(fl, pkt, 1, fl->wcycles, 1);
-			fl->wcycles = 0;
-		}
-		break;
-	default: /* 4: one atom without a W */
-		atom(fl, pkt, atoms & 1, fl->wcycles, 1);
-		fl->wcycles = 0;
-		break;
+		atom(fl, pkt, 1, w, 1);
+		return;
 	}
+	if (!n)
+		return;
+	/* format 1: a W before each atom; 2: one W, then two atoms; 4: one
+	 * atom without a W.  The first atom takes the W marks before it. */
+	first = fl->wcycles + (pkt->format != 4);
+	rest = pkt->format == 1;
+	fl->wcycles = 0;
+	atom(fl, pkt, atoms & 1, first, 1);
+	for (i = 1; i < n; i++)
+		atom(fl, pkt, (atoms >> i) & 1, rest, 1);
 }
 
 static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
