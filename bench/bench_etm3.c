@@ -4,13 +4,15 @@
  *
  * Usage:
  *   bench_etm3 [--mib N] [--chunk BYTES] [--reps N] [--data DIR] [--id 0x10|0x11|0x12]
- *              [--only pft|ocsd]
+ *              [--only pft|ocsd] [--save FILE]
  *
  *   --mib N       size of the stream to decode, in MiB (default 64)
  *   --chunk BYTES bytes given to each decoder per call (default 1048576)
  *   --reps N      runs per decoder; the fastest is reported (default 3)
  *   --data DIR    folder holding TC2/ (default $PFT_DATA, else the checkout's data/)
  *   --id ID       TC2 trace ID, one of the three Cortex-A7 ETMv3.5 sources (default 0x10)
+ *   --save FILE   also write the stream decoded to FILE (raw ETMv3 bytes), so
+ *                 that the CLI can be timed on the same bytes
  *   --decode      full decode instead: libpft's ETMv3 packets + instruction flow
  *                 against OpenCSD's ETMv3 full decoder (packet processor and
  *                 decoder), image kernel_dump.bin at 0xC0008000; both count the
@@ -25,7 +27,8 @@
  *
  * libpft: pft_etm3_decoder_feed, then every item pulled into a struct
  * pft_etm3_packet, one per pft_etm3_decoder_next call, and again BATCH per
- * pft_etm3_decoder_next_batch call.  OpenCSD: a single-source decode tree with the ETMv3
+ * pft_etm3_decoder_next_batch call, and counted per type by pft_etm3_decoder_count
+ * (no packet written: pft dump --stats).  OpenCSD: a single-source decode tree with the ETMv3
  * packet processor only (OCSD_CREATE_FLG_PACKET_PROC) and a packet sink
  * callback.  Each counts the packets (and other items) it returns; the
  * packet counts must agree (exit status 1 if not).  MB/s are 10^6 bytes per
@@ -114,6 +117,43 @@ static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t
 			break;
 	}
 	t0 = bench_cpu() - t0;
+	pft_etm3_decoder_free(d);
+	return r == -PFT_E_EOS ? t0 : -1;
+}
+
+/* pft_etm3_decoder_count(): the items counted per type, no packet written
+ * (what pft dump --stats uses). */
+static NOINLINE double run_pft_count(const struct pft_config *cfg, const uint8_t *buf, size_t len,
+				     size_t chunk, struct counts *c)
+{
+	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
+	struct pft_etm3_counts k;
+	size_t pos = 0;
+	double t0;
+	int r, t;
+
+	memset(c, 0, sizeof(*c));
+	memset(&k, 0, sizeof(k));
+	if (!d)
+		return -1;
+	t0 = bench_cpu();
+	for (;;) {
+		size_t n = len - pos < chunk ? len - pos : chunk;
+		pft_etm3_decoder_feed(d, buf + pos, n);
+		pos += n;
+		if (pos == len)
+			pft_etm3_decoder_end(d);
+		r = pft_etm3_decoder_count(d, &k, sizeof(k));
+		if (r != -PFT_E_AGAIN)
+			break;
+	}
+	t0 = bench_cpu() - t0;
+	for (t = 1; t < PFT_ETM3_NR_TYPES; t++) {
+		if (t == PFT_ETM3_UNSYNCED || t == PFT_ETM3_ERROR)
+			c->other += k.items[t];
+		else
+			c->packets += k.items[t];
+	}
 	pft_etm3_decoder_free(d);
 	return r == -PFT_E_EOS ? t0 : -1;
 }
@@ -256,8 +296,9 @@ int main(int argc, char **argv)
 	char path[1024];
 	uint8_t *cap, *stream, *big;
 	struct pft_config cfg;
-	struct counts cp, cb, co;
-	double bp = 1e30, bb = 1e30, bo = 1e30;
+	struct counts cp, cb, cc, co;
+	double bp = 1e30, bb = 1e30, bc = 1e30, bo = 1e30;
+	const char *save = NULL;
 	int64_t n;
 
 	for (k = 1; k < argc; k++) {
@@ -269,6 +310,8 @@ int main(int argc, char **argv)
 			reps = atoi(argv[++k]);
 		else if (!strcmp(argv[k], "--data") && k + 1 < argc)
 			data = argv[++k];
+		else if (!strcmp(argv[k], "--save") && k + 1 < argc)
+			save = argv[++k];
 		else if (!strcmp(argv[k], "--decode"))
 			decode = 1;
 		else if (!strcmp(argv[k], "--id") && k + 1 < argc)
@@ -278,7 +321,7 @@ int main(int argc, char **argv)
 			only = !strcmp(argv[++k], "ocsd");
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] [--data DIR] "
-					"[--id 0x10|0x11|0x12] [--only pft|ocsd] [--decode]\n", argv[0]);
+					"[--id 0x10|0x11|0x12] [--only pft|ocsd] [--decode] [--save FILE]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -324,6 +367,13 @@ int main(int argc, char **argv)
 		memcpy(big + len, stream + i, last - i);
 	printf("stream: %s ID 0x%x, %zu bytes from offset %zu, repeated to %zu bytes (%.1f MiB); "
 	       "chunk %zu\n", path, id, last - i, i, len, (double)len / (1 << 20), chunk);
+	if (save) {
+		FILE *f = fopen(save, "wb");
+		if (!f || fwrite(big, 1, len, f) != len || fclose(f)) {
+			fprintf(stderr, "bench_etm3: cannot write %s\n", save);
+			return 2;
+		}
+	}
 	if (decode) {
 		int rc = bench_decode(&cfg, data, big, len, chunk, reps);
 		free(big);
@@ -350,6 +400,13 @@ int main(int argc, char **argv)
 			}
 			if (t < bb)
 				bb = t;
+			t = run_pft_count(&cfg, big, len, chunk, &cc);
+			if (t < 0) {
+				fprintf(stderr, "bench_etm3: libpft (count) failed\n");
+				return 2;
+			}
+			if (t < bc)
+				bc = t;
 		}
 		if (only != 0) {
 			t = run_ocsd(&cfg, big, len, chunk, &co);
@@ -368,6 +425,9 @@ int main(int argc, char **argv)
 		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "libpft (batch)",
 		       (double)len / bb / 1e6, (unsigned long long)cb.packets,
 		       (unsigned long long)cb.other, bb);
+		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "libpft (count)",
+		       (double)len / bc / 1e6, (unsigned long long)cc.packets,
+		       (unsigned long long)cc.other, bc);
 	}
 	if (only != 0)
 		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "OpenCSD",
@@ -376,7 +436,8 @@ int main(int argc, char **argv)
 	if (only < 0) {
 		printf("ratio libpft (next)   %5.1fx OpenCSD\n", bo / bp);
 		printf("ratio libpft (batch)  %5.1fx OpenCSD\n", bo / bb);
-		if (cp.packets != co.packets || cb.packets != co.packets) {
+		printf("ratio libpft (count)  %5.1fx OpenCSD\n", bo / bc);
+		if (cp.packets != co.packets || cb.packets != co.packets || cc.packets != co.packets) {
 			printf("packet counts differ\n");
 			return 1;
 		}

@@ -11,6 +11,8 @@
  *   - decoding in one buffer and in random chunks gives the same items;
  *   - every byte is reported once: offsets are contiguous, sizes add up to
  *     the input length, and bytes[] equals the input at the item's offset;
+ *   - pft_etm3_decoder_count, in random chunks, counts exactly the items of
+ *     the whole-buffer decode (types, bytes, first error offset);
  *   - the encoder, reset where the decoder (re)synchronises, turns every
  *     decoded packet back into exactly the bytes it was decoded from. */
 #include <stdint.h>
@@ -69,6 +71,48 @@ static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len
 	pft_etm3_decoder_free(d);
 }
 
+/* pft_etm3_decoder_count over random chunks against the items in *want. */
+static void count_check(const struct pft_config *cfg, const uint8_t *data, size_t len,
+			uint32_t seed, const struct items *want)
+{
+	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
+	struct pft_etm3_counts got, exp;
+	size_t pos = 0, i;
+	int r;
+
+	if (!d)
+		FAIL();
+	memset(&got, 0, sizeof(got));
+	memset(&exp, 0, sizeof(exp));
+	for (i = 0; i < want->n; i++) {
+		const struct pft_etm3_packet *p = &want->v[i];
+		if (p->type == PFT_ETM3_ERROR && !exp.items[PFT_ETM3_ERROR])
+			exp.first_error = p->offset;
+		exp.items[p->type]++;
+		exp.bytes[p->type] += p->size;
+	}
+	for (;;) {
+		size_t chunk;
+		seed = seed * 1103515245u + 12345u;
+		chunk = (seed >> 16) % 64;
+		if (chunk > len - pos)
+			chunk = len - pos;
+		if (pft_etm3_decoder_feed(d, data + pos, chunk))
+			FAIL();
+		pos += chunk;
+		if (pos == len)
+			pft_etm3_decoder_end(d);
+		r = pft_etm3_decoder_count(d, &got, sizeof(got));
+		if (r == -PFT_E_EOS)
+			break;
+		if (r != -PFT_E_AGAIN)
+			FAIL();
+	}
+	if (memcmp(&got, &exp, sizeof(got)))
+		FAIL();
+	pft_etm3_decoder_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -112,6 +156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < whole.n; i++)
 		if (memcmp(&whole.v[i], &chunked.v[i], sizeof(struct pft_etm3_packet)))
 			FAIL();
+
+	count_check(&cfg, data, len, 0x85ebca6bu * (seed + 7u), &whole);
 
 	enc = pft_etm3_encoder_alloc(&cfg);
 	if (!enc)

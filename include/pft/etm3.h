@@ -203,6 +203,25 @@ PFT_API int pft_etm3_decoder_next(struct pft_etm3_decoder *dec, struct pft_etm3_
  * Runs of one-byte P-headers are decoded in a tight loop. */
 PFT_API int pft_etm3_decoder_next_batch(struct pft_etm3_decoder *dec, struct pft_etm3_packet *pkts,
 				size_t max, size_t size);
+/* Items counted instead of returned (pft_etm3_decoder_count): per enum
+ * pft_etm3_pkt_type, the number of items and the bytes they cover.  The
+ * arrays have room for types added later. */
+#define PFT_ETM3_COUNT_TYPES 32
+struct pft_etm3_counts {
+	uint64_t items[PFT_ETM3_COUNT_TYPES];
+	uint64_t bytes[PFT_ETM3_COUNT_TYPES];
+	uint64_t first_error; /* offset of the first ERROR item counted into this
+				 struct (set when items[PFT_ETM3_ERROR] was 0) */
+};
+/* Every item pft_etm3_decoder_next() would give until it returns a negative
+ * status, added to *counts instead of written out: the same items and the
+ * same decoder state after.  Runs of one-byte P-headers (most of an ETMv3
+ * stream) are counted eight bytes a step without building a packet
+ * (doc/etm3.md, "Counting").  Returns that status (-PFT_E_AGAIN,
+ * -PFT_E_EOS), or -PFT_E_INVAL for NULL or size 0; size is sizeof *counts
+ * (a shorter struct gets its first fields). */
+PFT_API int pft_etm3_decoder_count(struct pft_etm3_decoder *dec, struct pft_etm3_counts *counts,
+				   size_t size);
 /* Drop state and search for the next A-sync. */
 PFT_API void pft_etm3_decoder_resync(struct pft_etm3_decoder *dec);
 /* Offset of the first byte not yet reported in an item. */

@@ -166,6 +166,26 @@ static void put(struct d3 *d, const struct pft_etm3_packet *p)
 		line(d, p, cap);
 }
 
+/* --stats: every item the decoder holds counted (pft_etm3_decoder_count:
+ * no packet is built for the one-byte P-headers).  The decoder's status. */
+static int count_all(struct d3 *d, struct pft_etm3_decoder *dec)
+{
+	struct pft_etm3_counts k;
+	unsigned t;
+	int r;
+
+	memset(&k, 0, sizeof k);
+	r = pft_etm3_decoder_count(dec, &k, sizeof k);
+	for (t = 0; t < PFT_ETM3_NR_TYPES; t++) {
+		d->count[t] += k.items[t];
+		d->bytes[t] += k.bytes[t];
+	}
+	if (k.items[PFT_ETM3_ERROR] && !d->errors)
+		d->first_error = k.first_error;
+	d->errors += k.items[PFT_ETM3_ERROR];
+	return r;
+}
+
 static void stats(struct d3 *d)
 {
 	const struct input *in = d->in;
@@ -238,8 +258,11 @@ int dump_etm3(struct input *in, FILE *out, int json, int want_stats)
 			pft_etm3_decoder_end(dec);
 		else
 			pft_etm3_decoder_feed(dec, buf, len);
-		while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
-			put(&d, &p);
+		if (want_stats)
+			r = count_all(&d, dec);
+		else
+			while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
+				put(&d, &p);
 		if (k == 0 || r != -PFT_E_AGAIN)
 			break;
 	}
