@@ -131,6 +131,26 @@ def tc2():
         fail("timestamps: %d, %d go down, from %d sources" % (len(ts), len(back),
                                                               len({t for t, _ in ts})))
     print("TC2 --id all: %d lines from 4 sources, %d timestamps in order" % (len(order), len(ts)))
+    # pft timeline --id all: a track group (pid) per source, named, each the
+    # events of that source's own timeline
+    with tempfile.TemporaryDirectory() as t:
+        out = os.path.join(t, "all.json")
+        rc, _, err = run("timeline", snap, "--id", "all", "--ts-freq", "24000000", "-o", out)
+        if rc or "0x14 (PTM1.1, no data, 0 bytes)" not in err:
+            fail("timeline --id all: exit %d: %s" % (rc, err))
+        ev = json.load(open(out))["traceEvents"]
+        names = {e["pid"]: e["args"]["name"] for e in ev if e.get("name") == "process_name"}
+        if names != {1: "0x10 ETM_0", 2: "0x11 ETM_1", 3: "0x12 ETM_2", 4: "0x13 PTM_0"}:
+            fail("timeline --id all: track groups %r" % names)
+        for pid, tid in ((1, 0x10), (2, 0x11), (3, 0x12), (4, 0x13)):
+            one = os.path.join(t, "one.json")
+            run("timeline", snap, "--id", "0x%02x" % tid, "--ts-freq", "24000000", "-o", one)
+            want = json.load(open(one))["traceEvents"]
+            got = [dict(e, pid=1) for e in ev if e["pid"] == pid and e.get("name") != "process_name"]
+            if got != want or len(want) < 100:
+                fail("timeline --id all: the events of 0x%02x differ from its own timeline "
+                     "(%d vs %d)" % (tid, len(got), len(want)))
+        print("timeline --id all: %d events in 4 track groups" % len(ev))
 
 
 def frame(lib, runs):

@@ -4,10 +4,12 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "prof.h"
+#include "sources_all.h"
 
 const char *const cmd_timeline_summary = "call stacks over time as Perfetto/Chrome trace JSON";
 
@@ -29,6 +31,8 @@ static void help(FILE *f)
 		"  insns   otherwise: 1 us in the file = 1 instruction\n"
 		"  --clock time|cycles|insns   choose one (time and cycles need the trace's support)\n"
 		"\n"
+		"  --id all             every PFT and ETMv3 source: a track group (pid) per\n"
+		"                       source, named \"0x13 PTM_0\"; the clock of the first\n"
 		"  -o, --output FILE    the JSON file (- = standard output)\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -39,6 +43,7 @@ static void help(FILE *f)
 		"Examples:\n"
 		"  pft timeline rec --elf prog.elf -o trace.json     (open in ui.perfetto.dev)\n"
 		"  pft timeline data/TC2 --id 0x13 --ts-freq 24000000 -o tc2.json\n"
+		"  pft timeline data/TC2 --id all --ts-freq 24000000 -o cores.json\n"
 		"\n"
 		"Exit status: 0 success; 1 the trace has errors (they are on the timeline);\n"
 		"2 usage or setup error.\n");
@@ -61,6 +66,7 @@ struct tl {
 	int first;
 	uint32_t cids[256];
 	unsigned ncids;
+	unsigned pid;           /* 1, or with --id all one per source */
 	uint64_t last;          /* last ts written (clock units, or ns) */
 	uint64_t events;
 	/* the output goes through this buffer: events are many, and printf
@@ -405,7 +411,9 @@ static void thread_name(struct tl *t, uint32_t cid)
 		return;
 	t->cids[t->ncids++] = cid;
 	out_str(t, t->first ? "\n" : ",\n");
-	OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":1,\"tid\":");
+	OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
+	out_u64(t, t->pid);
+	OUT_LIT(t, ",\"tid\":");
 	out_u64(t, cid);
 	OUT_LIT(t, ",\"args\":{\"name\":\"context ");
 	out_hex(t, cid);
@@ -413,7 +421,7 @@ static void thread_name(struct tl *t, uint32_t cid)
 	t->first = 0;
 }
 
-/* the common start of an event: {"ph":"X","pid":1,"tid":N,"ts":T */
+/* the common start of an event: {"ph":"X","pid":P,"tid":N,"ts":T */
 static char *begin(struct tl *t, char ph, uint32_t cid, uint64_t ts)
 {
 	char *o;
@@ -425,7 +433,9 @@ static char *begin(struct tl *t, char ph, uint32_t cid, uint64_t ts)
 	else
 		o = W_LIT(o, ",\n{\"ph\":\"");
 	*o++ = ph;
-	o = W_LIT(o, "\",\"pid\":1,\"tid\":");
+	o = W_LIT(o, "\",\"pid\":");
+	o += fmt_u64(o, t->pid);
+	o = W_LIT(o, ",\"tid\":");
 	if (cid != t->tidcid || !t->tidlen) {
 		t->tidcid = cid;
 		t->tidlen = fmt_u64(t->tidd, cid);
@@ -509,6 +519,55 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 	return t->err ? -PFT_E_IO : 0;
 }
 
+/* The clock of the file: from a source's trace and the options; CLK_AUTO
+ * after a message when the trace cannot give the one asked for. */
+static int choose_clock(const struct prof_session *s, const struct prof_opts *o, int clk)
+{
+	struct pft_features feat;
+	int ca, ts;
+
+	pft_config_features(&s->in.config, &feat);
+	ca = feat.cycle_accurate;
+	ts = feat.timestamps;
+	if (clk == CLK_AUTO)
+		clk = (ca && o->cpu_hz) || (ts && o->ts_hz) ? CLK_TIME : ca ? CLK_CYCLES : CLK_INSNS;
+	if ((clk == CLK_TIME && !((ca && o->cpu_hz) || (ts && o->ts_hz))) || (clk == CLK_CYCLES && !ca)) {
+		cli_error("timeline", "--clock %s: the trace%s%s has no %s", clock_names[clk],
+			  s->in.source_name ? " of " : "", s->in.source_name ? s->in.source_name : "",
+			  clk == CLK_CYCLES ? "cycle counts" :
+			  "time (give --cpu-freq for cycle-accurate trace, --ts-freq for timestamps)");
+		return CLK_AUTO;
+	}
+	return clk;
+}
+
+/* "0x13 PTM_0": the process (track group) of one source with --id all. */
+static void name_process(struct tl *t, const struct input *in)
+{
+	char b[96];
+
+	snprintf(b, sizeof b, "0x%02X%s%s", in->trace_id, in->source_name ? " " : "",
+		 in->source_name ? in->source_name : "");
+	out_str(t, t->first ? "\n" : ",\n");
+	OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":");
+	out_u64(t, t->pid);
+	OUT_LIT(t, ",\"args\":{\"name\":\"");
+	out_json(t, b);
+	OUT_LIT(t, "\"}}");
+	t->first = 0;
+}
+
+/* The file's header, once the clock is known. */
+static void header(struct tl *t, const char *inpath)
+{
+	fprintf(t->f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"creator\":\"pft timeline\","
+		"\"input\":\"");
+	prof_json_str(t->f, inpath);
+	fprintf(t->f, "\",\"clock\":\"%s\",\"unit\":\"%s\"},\n\"traceEvents\":[", clock_names[t->clk],
+		t->clk == CLK_TIME ? "1 us = 1 microsecond" :
+		t->clk == CLK_CYCLES ? "1 us = 1 cycle" : "1 us = 1 instruction");
+}
+
 int cmd_timeline(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -519,13 +578,16 @@ int cmd_timeline(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct option all[64];
-	struct prof_opts o;
+	struct prof_opts o, one;
 	struct prof_session s;
 	struct prof_hooks h;
-	struct pft_features feat;
+	struct sources_all *sa = NULL;
+	struct input last; /* the frame statistics of the capture, for the skipped list */
 	static struct tl t; /* 64 KiB buffer: not on the stack */
 	const char *outpath = NULL, *inpath;
-	int c, r, rc, clk = CLK_AUTO, ca, ts;
+	uint64_t insns = 0, cycles = 0, calls = 0, gaps = 0;
+	unsigned k, n = 1;
+	int c, r, rc = PFT_EXIT_OK, clk = CLK_AUTO, every = 0;
 
 	prof_opts_init(&o);
 	o.cs_flags = PFT_CS_CFG_NO_RUNS;
@@ -533,6 +595,10 @@ int cmd_timeline(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
+		if (c == INPUT_OPT_ID && optarg && !strcmp(optarg, "all")) {
+			every = 1;
+			continue;
+		}
 		r = prof_parse_option(&o, c, optarg, "timeline");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
@@ -561,58 +627,79 @@ int cmd_timeline(int argc, char **argv)
 		return PFT_EXIT_USAGE;
 	}
 	memset(&t, 0, sizeof(t));
-	rc = prof_open(&s, "timeline", inpath, &o);
-	if (rc)
-		goto out;
-	pft_config_features(&s.in.config, &feat);
-	ca = feat.cycle_accurate;
-	ts = feat.timestamps;
-	if (clk == CLK_AUTO)
-		clk = (ca && o.cpu_hz) || (ts && o.ts_hz) ? CLK_TIME : ca ? CLK_CYCLES : CLK_INSNS;
-	if ((clk == CLK_TIME && !((ca && o.cpu_hz) || (ts && o.ts_hz))) || (clk == CLK_CYCLES && !ca)) {
-		cli_error("timeline", "--clock %s: the trace has no %s", clock_names[clk],
-			  clk == CLK_CYCLES ? "cycle counts" :
-			  "time (give --cpu-freq for cycle-accurate trace, --ts-freq for timestamps)");
-		rc = PFT_EXIT_USAGE;
-		goto out;
+	memset(&s, 0, sizeof(s));
+	if (every) {
+		sa = calloc(1, sizeof *sa);
+		if (!sa) {
+			cli_error("timeline", "out of memory");
+			return PFT_EXIT_USAGE;
+		}
+		rc = sources_all_find(sa, inpath, &o.io, 1, "timeline");
+		n = rc ? 0 : sa->n;
 	}
-	t.clk = (enum clock)clk;
-	t.s = &s;
 	t.first = 1;
-	t.f = cli_open_output("timeline", outpath);
-	if (!t.f) {
-		rc = PFT_EXIT_USAGE;
-		goto out;
+	/* one source after the other: a track group (pid) each, on the clock of
+	   the first; the file's events need no global order */
+	for (k = 0; k < n; k++) {
+		one = o;
+		if (sa)
+			one.io = sa->opts[k];
+		r = prof_open(&s, "timeline", inpath, &one);
+		if (!r && (clk = choose_clock(&s, &o, clk)) == CLK_AUTO)
+			r = PFT_EXIT_USAGE;
+		if (!r && !t.f) {
+			t.clk = (enum clock)clk;
+			t.f = cli_open_output("timeline", outpath);
+			if (t.f)
+				header(&t, inpath);
+			else
+				r = PFT_EXIT_USAGE;
+		}
+		if (r) {
+			prof_close(&s);
+			rc = r;
+			break;
+		}
+		t.s = &s;
+		t.pid = k + 1;
+		t.ncids = 0;
+		if (sa)
+			name_process(&t, &s.in);
+		memset(&h, 0, sizeof(h));
+		h.event = on_event;
+		h.ctx = &t;
+		r = prof_run(&s, &h);
+		if (r > rc)
+			rc = r;
+		insns += s.cst.insns;
+		cycles += s.cst.cycles;
+		calls += s.cst.calls + s.cst.tail_calls;
+		gaps += s.cst.gaps;
+		last = s.in;
+		prof_close(&s);
+		t.s = NULL;
 	}
-	fprintf(t.f, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"creator\":\"pft timeline\","
-		"\"input\":\"");
-	prof_json_str(t.f, inpath);
-	fprintf(t.f, "\",\"clock\":\"%s\",\"unit\":\"%s\"},\n\"traceEvents\":[", clock_names[clk],
-		clk == CLK_TIME ? "1 us = 1 microsecond" :
-		clk == CLK_CYCLES ? "1 us = 1 cycle" : "1 us = 1 instruction");
-	memset(&h, 0, sizeof(h));
-	h.event = on_event;
-	h.ctx = &t;
-	rc = prof_run(&s, &h);
-	OUT_LIT(&t, "\n],\n\"pft\":{\"clock\":\"");
-	out_str(&t, clock_names[clk]);
-	OUT_LIT(&t, "\",\"end\":");
-	{
-		char *e = w_ts(&t, out_room(&t, EV_ROOM), t.last);
+	if (t.f) {
+		OUT_LIT(&t, "\n],\n\"pft\":{\"clock\":\"");
+		out_str(&t, clock_names[t.clk]);
+		OUT_LIT(&t, "\",\"end\":");
+		{
+			char *e = w_ts(&t, out_room(&t, EV_ROOM), t.last);
 
-		t.n = (size_t)(e - t.buf);
+			t.n = (size_t)(e - t.buf);
+		}
+		out_flush(&t);
+		fprintf(t.f, ",\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"calls\":%" PRIu64
+			",\"gaps\":%" PRIu64 "}}\n", insns, cycles, calls, gaps);
+		if (fflush(t.f) || ferror(t.f) || t.err) {
+			cli_write_error("timeline", t.f, outpath);
+			rc = PFT_EXIT_USAGE;
+		}
 	}
-	out_flush(&t);
-	fprintf(t.f, ",\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"calls\":%" PRIu64
-		",\"gaps\":%" PRIu64 "}}\n", s.cst.insns, s.cst.cycles, s.cst.calls + s.cst.tail_calls,
-		s.cst.gaps);
-	if (fflush(t.f) || ferror(t.f) || t.err) {
-		cli_write_error("timeline", t.f, outpath);
-		rc = PFT_EXIT_USAGE;
-	}
-out:
+	if (sa && *sources_all_skipped(sa, k ? &last : NULL))
+		cli_error("timeline", "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
 	if (t.f && t.f != stdout)
 		fclose(t.f);
-	prof_close(&s);
+	free(sa);
 	return rc;
 }
