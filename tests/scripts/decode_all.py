@@ -52,7 +52,7 @@ def run(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-TEXT_PFX = re.compile(r"^(0x[0-9a-f]{2}) (\S+) ")
+TEXT_PFX = re.compile(r"^(0x[0-9A-F]{2}) (\S+) ")
 JSON_PFX = re.compile(r'^\{"trace_id":(\d+),"source":"([^"]*)",')
 
 

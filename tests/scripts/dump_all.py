@@ -137,6 +137,9 @@ with tempfile.TemporaryDirectory() as t:
             break
         last = o["capture_offset"]
         tid = o.pop("trace_id")
+        if o.pop("source", None) != {0x13: "PTM_0", 0x24: "PTM_1"}.get(tid):
+            fail("source name missing or wrong on %r" % o)
+            break
         per.setdefault(tid, []).append(o)
     if sorted(per) != [0x13, 0x24]:
         fail("IDs listed: %s" % sorted(per))
@@ -153,7 +156,7 @@ with tempfile.TemporaryDirectory() as t:
         fail("the ETMv3 source is not named with its byte count: %r" % err)
     rc, text, err = run("dump", snap, "--id", "all")
     body = [x for x in text.splitlines() if not x.startswith("#")]
-    if len(body) != len(lines) or not all(x.startswith(("0x13 ", "0x24 ")) for x in body):
+    if len(body) != len(lines) or not all(x.startswith(("0x13 PTM_0 ", "0x24 PTM_1 ")) for x in body):
         fail("text listing: %d lines, or a line without its ID" % len(body))
     # the bare capture: IDs and registers from the probe
     bare = os.path.join(t, "bare.bin")

@@ -79,6 +79,7 @@ struct dump {
 	uint64_t pin_off, pin_cap, zstart;
 	int pinned;
 	int tag; /* --id all: the trace ID put on every line (0: none) */
+	const char *tag_name; /* and the snapshot's source name (NULL: none) */
 	unsigned jobs;  /* threads (par_run.h) */
 	size_t segment;
 };
@@ -112,7 +113,8 @@ static void text_line(struct dump *d, const struct pft_packet *p)
 		n += (unsigned)snprintf(hex + n, sizeof hex - n, i ? " %02x" : "%02x", p->bytes[i]);
 	hex[n] = '\0';
 	if (d->tag)
-		APP("0x%02X ", (unsigned)d->tag);
+		APP("0x%02X %s%s", (unsigned)d->tag, d->tag_name ? d->tag_name : "",
+		    d->tag_name ? " " : "");
 	APP("%8" PRIu64 "  %-47s  %-16s", p->offset, hex, pft_pkt_type_name(p->type));
 	switch (p->type) {
 	case PFT_PKT_ISYNC:
@@ -177,13 +179,27 @@ static void json_bool(FILE *o, const char *k, int v)
 	fprintf(o, ",\"%s\":%s", k, v ? "true" : "false");
 }
 
+/* A snapshot's source name that needs no escaping in JSON (names are
+ * identifiers such as PTM_0; others are left out). */
+static int json_safe(const char *name)
+{
+	if (!name || !*name)
+		return 0;
+	for (; *name; name++)
+		if ((unsigned char)*name <= 0x20 || *name == '"' || *name == '\\')
+			return 0;
+	return 1;
+}
+
 static void json_line(struct dump *d, const struct pft_packet *p, uint64_t cap)
 {
 	FILE *o = d->out;
 	char at[40];
 	unsigned i;
 
-	if (d->tag)
+	if (d->tag && d->tag_name)
+		fprintf(o, "{\"trace_id\":%d,\"source\":\"%s\",", d->tag, d->tag_name);
+	else if (d->tag)
 		fprintf(o, "{\"trace_id\":%d,", d->tag);
 	else
 		fputc('{', o);
@@ -632,6 +648,7 @@ static int dump_every(const struct dump_args *a)
 		d[i].json = a->json;
 		d[i].in = dump_all_input(m, i);
 		d[i].tag = d[i].in->trace_id ? d[i].in->trace_id : (int)(d[i].in->config.etmtraceidr & 0x7F);
+		d[i].tag_name = json_safe(d[i].in->source_name) ? d[i].in->source_name : NULL;
 		if (!a->want_stats && !a->json)
 			header_source(&d[i]);
 	}

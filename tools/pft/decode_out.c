@@ -48,14 +48,14 @@ void decode_out_set_source(struct decode_out *o, unsigned trace_id, const char *
 	size_t i, n;
 
 	if (name && *name) {
-		snprintf(o->ptext, sizeof o->ptext, "0x%02x %s ", trace_id, name);
+		snprintf(o->ptext, sizeof o->ptext, "0x%02X %s ", trace_id, name);
 		n = (size_t)snprintf(o->pjson, sizeof o->pjson, "\"trace_id\":%u,\"source\":\"", trace_id);
 		for (i = 0; name[i] && n + 4 < sizeof o->pjson; i++) /* snapshot names: no quotes */
 			if ((unsigned char)name[i] >= 0x20 && name[i] != '"' && name[i] != '\\')
 				o->pjson[n++] = name[i];
 		snprintf(o->pjson + n, sizeof o->pjson - n, "\",");
 	} else {
-		snprintf(o->ptext, sizeof o->ptext, "0x%02x ", trace_id);
+		snprintf(o->ptext, sizeof o->ptext, "0x%02X ", trace_id);
 		snprintf(o->pjson, sizeof o->pjson, "\"trace_id\":%u,", trace_id);
 	}
 }
