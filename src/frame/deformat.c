@@ -76,6 +76,8 @@ struct pft_frame_decoder {
 	int force_window;        /* REPLAY: the whole window (the search kept the alignment) */
 	unsigned holdoff;        /* frames taken without doubt after a fruitless search */
 	unsigned backoff;        /* the next holdoff: doubles while searches find nothing */
+	int lsb_drop;            /* low-bit evidence against the alignment, summed
+	                            while it stays negative (quarter bits) */
 	struct realign_ids ids;
 	uint8_t la[LA_CAP];
 	uint64_t la_off[LA_CAP];
@@ -344,7 +346,19 @@ static void search_start(struct pft_frame_decoder *dec, const uint8_t *f, const 
 	dec->la_len = PFT_FRAME_SIZE;
 	dec->la_pos = 0;
 	dec->want_search = 0;
+	dec->lsb_drop = 0;
 	dec->astate = A_SEARCH;
+}
+
+/* The low bits of the frame's even-slot data bytes, added to the evidence
+ * of the frames before: an even shift shows as a steady loss that no ID slot
+ * reveals.  Nonzero when the loss passes REALIGN_LSB_DOUBT. */
+static int lsb_doubt(struct pft_frame_decoder *dec, const uint8_t *f)
+{
+	dec->lsb_drop -= realign_lsb_frame(&dec->ids, f);
+	if (dec->lsb_drop < 0)
+		dec->lsb_drop = 0;
+	return dec->lsb_drop > REALIGN_LSB_DOUBT;
 }
 
 /* Unpack a complete frame, unless it looks misaligned: then search. */
@@ -359,12 +373,17 @@ static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const ui
 			unpack_frame(dec, f, o, base);
 			return;
 		}
-		if ((dec->want_search || realign_frame_doubt(&dec->ids, f)) && !is_fsync_frame(f)) {
+		if (is_fsync_frame(f)) {
+			unpack_frame(dec, f, o, base);
+			return;
+		}
+		if (dec->want_search || realign_frame_doubt(&dec->ids, f) || lsb_doubt(dec, f)) {
 			search_start(dec, f, o, base);
 			return;
 		}
-		if (dec->ids.learnt < REALIGN_LEARN_FRAMES && !is_fsync_frame(f))
+		if (dec->ids.learnt < REALIGN_LEARN_FRAMES)
 			realign_learn(&dec->ids, f);
+		realign_lsb_learn(&dec->ids, f);
 	}
 	unpack_frame(dec, f, o, base);
 }
@@ -392,8 +411,11 @@ static void search_decide(struct pft_frame_decoder *dec)
 	}
 	/* the chosen frames name the IDs in use */
 	for (p = k; p + PFT_FRAME_SIZE <= dec->la_len; p += PFT_FRAME_SIZE)
-		if (!is_fsync_frame(dec->la + p))
+		if (!is_fsync_frame(dec->la + p)) {
 			realign_learn(&dec->ids, dec->la + p);
+			realign_lsb_learn(&dec->ids, dec->la + p);
+		}
+	dec->lsb_drop = 0;
 	dec->la_pos = k;
 	dec->force_next = 1;
 	dec->astate = A_REPLAY;

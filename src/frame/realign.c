@@ -28,6 +28,7 @@
                          frames or one A-sync more are */
 #define REALIGN_MIN_FRAMES 4 /* fewer whole frames to weigh (the capture's
                                 end): too little evidence, keep the alignment */
+#define W_LSB_SHIFT 2 /* the low-bit evidence (quarter bits) counts in bits */
 #define W_KEEP_EVEN 12 /* an even shift changes only the auxiliary byte: it
                           must show two A-syncs or six broken frames more */
 
@@ -57,6 +58,67 @@ void realign_ids_init(struct realign_ids *ids)
 {
 	memset(ids, 0, sizeof(*ids));
 	update_doubt(ids);
+}
+
+/* 4 log2(2 q / 64) for q = 0 .. 64: the score of a low bit seen with
+ * probability q / 64 in its context. */
+static const int8_t lsb_q_score[65] = {
+	-24, -20, -16, -14, -12, -11, -10, -9, -8, -7, -7, -6, -6, -5, -5, -4, -4,
+	-4, -3, -3, -3, -2, -2, -2, -2, -1, -1, -1, -1, -1, 0, 0, 0, 0, 0, 1, 1, 1,
+	1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4
+};
+
+/* The score table of count[] (bytes seen per value): contexts seen fewer
+ * than min times, or whose low bit is nearly a coin (random data, a mixed
+ * context), score 0. */
+static void lsb_table(const uint32_t *count, uint32_t min, int8_t *score)
+{
+	unsigned ctx;
+
+	for (ctx = 0; ctx < 128; ctx++) {
+		uint32_t c1 = count[2 * ctx + 1];
+		uint32_t n = count[2 * ctx] + c1;
+		/* two of each bit assumed seen: a context seen with one low bit
+		 * only is not taken for certain */
+		unsigned q1 = (unsigned)((64u * ((uint64_t)c1 + 2) + (n + 4) / 2) / (n + 4));
+
+		if (q1 < 4)
+			q1 = 4;
+		if (q1 > 60)
+			q1 = 60;
+		if (n < min || (q1 > 20 && q1 < 44)) {
+			score[2 * ctx] = score[2 * ctx + 1] = 0;
+			continue;
+		}
+		score[2 * ctx] = lsb_q_score[64 - q1];
+		score[2 * ctx + 1] = lsb_q_score[q1];
+	}
+}
+
+static void lsb_rebuild(struct realign_ids *ids)
+{
+	lsb_table(ids->lsb_count, REALIGN_LSB_MIN, ids->lsb_score);
+	if (ids->lsb_total >= REALIGN_LSB_FORGET) { /* older bytes weigh less */
+		unsigned b;
+
+		ids->lsb_total = 0;
+		for (b = 0; b < 256; b++) {
+			ids->lsb_count[b] /= 2;
+			ids->lsb_total += ids->lsb_count[b];
+		}
+	}
+	ids->lsb_frames = 0;
+}
+
+void realign_lsb_learn(struct realign_ids *ids, const uint8_t *f)
+{
+	unsigned s;
+
+	for (s = 1; s < PFT_FRAME_SIZE - 1; s += 2)
+		ids->lsb_count[f[s]]++;
+	ids->lsb_total += 7;
+	if (++ids->lsb_frames >= REALIGN_LSB_REBUILD)
+		lsb_rebuild(ids);
 }
 
 void realign_learn(struct realign_ids *ids, const uint8_t *f)
@@ -133,17 +195,30 @@ static int frame_broken(const uint8_t *f)
 }
 
 /* Score of one shift: whole frames without hard evidence against them, the
- * A-sync patterns found, less each distinct unknown ID once (a source that
- * starts mid-capture repeats one new ID; a shifted window shows many).  A
- * frame or two of junk where the bytes were lost weighs little against the
- * rest of the window. */
+ * A-sync patterns found, the low bits of the even slots' data, less each
+ * distinct unknown ID once (a source that starts mid-capture repeats one new
+ * ID; a shifted window shows many).  A frame or two of junk where the bytes
+ * were lost weighs little against the rest of the window. */
 static long shift_score(const struct realign_ids *ids, const uint8_t *win, unsigned frames)
 {
 	struct scan sc = { { 0 }, 0 };
-	struct realign_ids seen = *ids;
-	long score = 0;
+	uint32_t seen[4];
+	uint32_t count[256];
+	long score = 0, lsb = 0;
 	unsigned j, s;
 	uint8_t cur_id = PFT_FRAME_ID_UNKNOWN;
+	int8_t table[256];
+
+	memcpy(seen, ids->known, sizeof seen);
+	/* the low bits are judged by the window's own odd slots: the link
+	 * between a byte's low bit and the rest changes with what the program
+	 * does, and the even slots of the right shift follow the odd slots of
+	 * the same frames */
+	memset(count, 0, sizeof count);
+	for (j = 0; j < frames; j++)
+		for (s = 1; s < PFT_FRAME_SIZE - 1; s += 2)
+			count[win[(size_t)j * PFT_FRAME_SIZE + s]]++;
+	lsb_table(count, REALIGN_LSB_MIN_WINDOW, table);
 
 	for (j = 0; j < frames; j++) {
 		const uint8_t *f = win + (size_t)j * PFT_FRAME_SIZE;
@@ -153,14 +228,16 @@ static long shift_score(const struct realign_ids *ids, const uint8_t *win, unsig
 		for (s = 0; s < PFT_FRAME_SIZE - 1; s += 2) {
 			uint8_t id = (uint8_t)(f[s] >> 1);
 
-			if ((f[s] & 1) && id < 0x70 && id != PFT_FRAME_ID_NULL && !known(&seen, id)) {
+			if ((f[s] & 1) && id < 0x70 && id != PFT_FRAME_ID_NULL &&
+			    !((seen[id >> 5] >> (id & 31)) & 1)) {
 				score -= W_UNKNOWN;
-				seen.known[id >> 5] |= 1u << (id & 31);
+				seen[id >> 5] |= 1u << (id & 31);
 			}
 		}
+		lsb += realign_lsb_score(table, f);
 		cur_id = scan_frame(&sc, f, cur_id);
 	}
-	return score + (long)sc.asyncs * W_ASYNC;
+	return score + (long)sc.asyncs * W_ASYNC + lsb / (1 << W_LSB_SHIFT);
 }
 
 unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, size_t n)
