@@ -69,9 +69,9 @@ static const int8_t lsb_q_score[65] = {
 };
 
 /* The score table of count[] (bytes seen per value): contexts seen fewer
- * than min times, or whose low bit is nearly a coin (random data, a mixed
- * context), score 0. */
-static void lsb_table(const uint32_t *count, uint32_t min, int8_t *score)
+ * than min times, or whose low bit is seen with a probability between
+ * band / 64 and 1 - band / 64 (random data, a mixed context), score 0. */
+static void lsb_table(const uint32_t *count, uint32_t min, unsigned band, int8_t *score)
 {
 	unsigned ctx;
 
@@ -86,7 +86,7 @@ static void lsb_table(const uint32_t *count, uint32_t min, int8_t *score)
 			q1 = 4;
 		if (q1 > 60)
 			q1 = 60;
-		if (n < min || (q1 > 20 && q1 < 44)) {
+		if (n < min || (q1 > band && q1 < 64 - band)) {
 			score[2 * ctx] = score[2 * ctx + 1] = 0;
 			continue;
 		}
@@ -97,7 +97,7 @@ static void lsb_table(const uint32_t *count, uint32_t min, int8_t *score)
 
 static void lsb_rebuild(struct realign_ids *ids)
 {
-	lsb_table(ids->lsb_count, REALIGN_LSB_MIN, ids->lsb_score);
+	lsb_table(ids->lsb_count, REALIGN_LSB_MIN, 20, ids->lsb_score);
 	if (ids->lsb_total >= REALIGN_LSB_FORGET) { /* older bytes weigh less */
 		unsigned b;
 
@@ -215,10 +215,10 @@ static long shift_score(const struct realign_ids *ids, const uint8_t *win, unsig
 	 * does, and the even slots of the right shift follow the odd slots of
 	 * the same frames */
 	memset(count, 0, sizeof count);
-	for (j = 0; j < frames; j++)
+	for (j = 0; j < frames && frames >= REALIGN_LSB_MIN_FRAMES; j++)
 		for (s = 1; s < PFT_FRAME_SIZE - 1; s += 2)
 			count[win[(size_t)j * PFT_FRAME_SIZE + s]]++;
-	lsb_table(count, REALIGN_LSB_MIN_WINDOW, table);
+	lsb_table(count, REALIGN_LSB_MIN_WINDOW, 12, table); /* all 0 in a short window */
 
 	for (j = 0; j < frames; j++) {
 		const uint8_t *f = win + (size_t)j * PFT_FRAME_SIZE;

@@ -23,7 +23,9 @@
  * slots hold whole data bytes at the true alignment and at every even shift
  * of it: the link is learnt from them, per byte value. */
 #define REALIGN_LSB_MIN 32      /* bytes of a context before its low bit counts */
-#define REALIGN_LSB_MIN_WINDOW 6 /* the same in a search's window */
+#define REALIGN_LSB_MIN_WINDOW 12 /* the same in a search's window */
+#define REALIGN_LSB_MIN_FRAMES 16 /* frames of a window (at the capture's end) below
+                                    which the low bits are not weighed */
 #define REALIGN_LSB_FORGET (1u << 13) /* bytes counted before the counts are halved:
                                           the link changes with what the program does */
 #define REALIGN_LSB_REBUILD 64  /* frames learnt between table rebuilds */

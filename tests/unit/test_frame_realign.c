@@ -18,6 +18,7 @@ struct run {
 	size_t len[128];
 	unsigned realigns;      /* PFT_FERR_REALIGN items */
 	uint64_t first_shift;   /* length of the first one */
+	uint64_t first_at;      /* and its capture offset */
 	uint64_t errors;        /* other error bytes */
 	struct pft_frame_stats st;
 };
@@ -61,8 +62,10 @@ static void deformat(const uint8_t *cap, size_t n, size_t chunk, int realign, in
 				memcpy(r->stream[it.id] + r->len[it.id], it.data, it.len);
 				r->len[it.id] += it.len;
 			} else if (it.type == PFT_FRAME_ITEM_ERROR && it.reason == PFT_FERR_REALIGN) {
-				if (!r->realigns++)
+				if (!r->realigns++) {
 					r->first_shift = it.len;
+					r->first_at = it.capture_offset;
+				}
 			} else if (it.type == PFT_FRAME_ITEM_ERROR) {
 				r->errors += it.len;
 			}
@@ -132,6 +135,7 @@ static void clean(const uint8_t *cap, size_t n, size_t small_chunk)
 	deformat(cap, n, 777, 1, 1, &poked);
 	CHECK_EQ(on.realigns, 0);
 	CHECK_EQ(poked.realigns, 0);
+	if (poked.realigns) fprintf(stderr, "DBG clean n=%zu\n", n);
 	CHECK(same_streams(&off, &on));
 	CHECK(same_streams(&on, &bytewise));
 	CHECK(same_streams(&on, &poked));
@@ -229,6 +233,51 @@ static void damaged(uint64_t *rng, unsigned *ok, unsigned *tries)
 	run_free(&off);
 }
 
+/* TC2's capture (real hardware: four sources, ETMv3 and PFT) with an even
+ * number of bytes deleted or inserted among the ETMv3 sources' frames: the ID
+ * slots stay plausible, only the low bits of the even slots' data go wrong.
+ * The realignment must come within 16 frames of the damage, by the exact
+ * shift, and PFT source 0x13 (whose bytes all come later) must be intact. */
+static void tc2_even(const uint8_t *tc2, size_t len)
+{
+	static const unsigned at[] = { 4200, 7777, 11000, 15321, 19784, 23456 };
+	static const unsigned d[] = { 2, 6, 10, 14, 26, 36 };
+	static uint8_t bad[1u << 16];
+	struct run ref, got;
+	unsigned i, j;
+
+	CHECK(len + 64 <= sizeof bad);
+	if (len + 64 > sizeof bad)
+		return;
+	deformat(tc2, len, len, 1, 0, &ref);
+	for (i = 0; i < sizeof at / sizeof at[0]; i++)
+		for (j = 0; j < 2; j++) {
+			unsigned n = d[(i + j) % (sizeof d / sizeof d[0])], want;
+			size_t m;
+
+			memcpy(bad, tc2, at[i]);
+			if (j) { /* inserted: bytes of the same capture further on */
+				memcpy(bad + at[i], tc2 + at[i] + 999, n);
+				memcpy(bad + at[i] + n, tc2 + at[i], len - at[i]);
+				m = len + n;
+				want = n % 16;
+			} else {
+				memcpy(bad + at[i], tc2 + at[i] + n, len - at[i] - n);
+				m = len - n;
+				want = 16 - n % 16;
+			}
+			deformat(bad, m, 4096, 1, 0, &got);
+			CHECK_EQ(got.realigns, 1);
+			CHECK_EQ(got.first_shift, want);
+			CHECK(got.first_at >= at[i] && got.first_at < at[i] + 16 * PFT_FRAME_SIZE);
+			CHECK_EQ(got.len[0x13], ref.len[0x13]);
+			CHECK(got.len[0x13] == ref.len[0x13] &&
+			      !memcmp(got.stream[0x13], ref.stream[0x13], ref.len[0x13]));
+			run_free(&got);
+		}
+	run_free(&ref);
+}
+
 int main(void)
 {
 	uint64_t rng = check_seed(0x5eed);
@@ -238,8 +287,10 @@ int main(void)
 	unsigned i, ok = 0, tries = 0;
 
 	CHECK(tc2 != NULL);
-	if (tc2)
+	if (tc2) {
 		clean(tc2, len, 1);
+		tc2_even(tc2, len);
+	}
 	free(tc2);
 	for (i = 0; i < 100; i++)
 		damaged(&rng, &ok, &tries);
