@@ -108,6 +108,8 @@ static void lsb_rebuild(struct realign_ids *ids)
 		}
 	}
 	ids->lsb_frames = 0;
+	if (ids->lsb_every < REALIGN_LSB_REBUILD_MAX)
+		ids->lsb_every = ids->lsb_every ? 2 * ids->lsb_every : REALIGN_LSB_REBUILD;
 }
 
 void realign_lsb_learn(struct realign_ids *ids, const uint8_t *f)
@@ -117,7 +119,7 @@ void realign_lsb_learn(struct realign_ids *ids, const uint8_t *f)
 	for (s = 1; s < PFT_FRAME_SIZE - 1; s += 2)
 		ids->lsb_count[f[s]]++;
 	ids->lsb_total += 7;
-	if (++ids->lsb_frames >= REALIGN_LSB_REBUILD)
+	if (++ids->lsb_frames >= ids->lsb_every)
 		lsb_rebuild(ids);
 }
 

@@ -28,7 +28,9 @@
                                     which the low bits are not weighed */
 #define REALIGN_LSB_FORGET (1u << 13) /* bytes counted before the counts are halved:
                                           the link changes with what the program does */
-#define REALIGN_LSB_REBUILD 64  /* frames learnt between table rebuilds */
+#define REALIGN_LSB_REBUILD 64  /* frames learnt before the first table rebuild; the
+                                   interval doubles up to REALIGN_LSB_REBUILD_MAX */
+#define REALIGN_LSB_REBUILD_MAX 1024
 #define REALIGN_LSB_DOUBT 64    /* quarter bits of evidence, summed while it stays
                                    negative, that make a frame doubted */
 
@@ -38,6 +40,7 @@ struct realign_ids {
 	uint8_t doubt[128]; /* doubt of an ID slot naming each ID, kept up to date
 	                       by realign_learn (realign_ids_init first) */
 	unsigned lsb_frames;     /* frames counted since the table was rebuilt */
+	unsigned lsb_every;      /* frames between rebuilds (0: REALIGN_LSB_REBUILD) */
 	uint32_t lsb_total;      /* bytes in lsb_count */
 	uint32_t lsb_count[256]; /* odd-slot data bytes seen, per value */
 	int8_t lsb_score[256];   /* evidence of an even-slot data byte b for the
