@@ -76,6 +76,10 @@ struct pft_frame_decoder {
 	int force_window;        /* REPLAY: the whole window (the search kept the alignment) */
 	unsigned holdoff;        /* frames taken without doubt after a fruitless search */
 	unsigned backoff;        /* the next holdoff: doubles while searches find nothing */
+	struct realign_lsb *lsb_t; /* the low-bit table of trace ID lsb_id */
+	uint8_t lsb_id;
+	unsigned lsb_half;       /* frames of data only: every other one is weighed */
+	uint32_t lsb_tick;       /* generator that samples the frames learnt */
 	int lsb_drop;            /* low-bit evidence against the alignment, summed
 	                            while it stays negative (quarter bits) */
 	struct realign_ids ids;
@@ -283,6 +287,21 @@ static void unpack_frame(struct pft_frame_decoder *dec, const uint8_t *f, const 
 		return;
 	}
 	dec->st.frames++;
+	if (realign_data_only(f)) {
+		/* no ID slot (most frames of a capture with few sources): fifteen
+		 * bytes of the ID in force */
+		for (i = 0; i < 7; i++) {
+			dec->run_data[2 * i] = (uint8_t)(f[2 * i] | ((aux >> i) & 1));
+			dec->run_data[2 * i + 1] = f[2 * i + 1];
+		}
+		dec->run_data[14] = (uint8_t)(f[14] | (aux >> 7));
+		for (i = 0; i < PFT_FRAME_MAX_RUN; i++)
+			dec->run_offs[i] = OFF(i);
+		dec->nrun = PFT_FRAME_MAX_RUN;
+		push_run(dec, id, 0);
+		dec->st.overhead++; /* the auxiliary byte */
+		return;
+	}
 	for (i = 0; i < 8; i++) {
 		unsigned s = 2 * i;
 		uint8_t bit = (aux >> i) & 1;
@@ -350,12 +369,12 @@ static void search_start(struct pft_frame_decoder *dec, const uint8_t *f, const 
 	dec->astate = A_SEARCH;
 }
 
-/* The low bits of the frame's even-slot data bytes, added to the evidence
- * of the frames before: an even shift shows as a steady loss that no ID slot
- * reveals.  Nonzero when the loss passes REALIGN_LSB_DOUBT. */
-static int lsb_doubt(struct pft_frame_decoder *dec, const uint8_t *f)
+/* The low bits of the frame's even-slot data bytes (score sc), added to the
+ * evidence of the frames before: an even shift shows as a steady loss that
+ * no ID slot reveals.  Nonzero when the loss passes REALIGN_LSB_DOUBT. */
+static int lsb_doubt(struct pft_frame_decoder *dec, int sc)
 {
-	dec->lsb_drop -= realign_lsb_frame(&dec->ids, f);
+	dec->lsb_drop -= sc;
 	if (dec->lsb_drop < 0)
 		dec->lsb_drop = 0;
 	return dec->lsb_drop > REALIGN_LSB_DOUBT;
@@ -365,6 +384,9 @@ static int lsb_doubt(struct pft_frame_decoder *dec, const uint8_t *f)
 static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const uint64_t *o,
 		       uint64_t base)
 {
+	struct realign_lsb *t;
+	int sc;
+
 	if (dec->fmt == PFT_FRAME_CORESIGHT && dec->realign) {
 		if (dec->holdoff && !dec->want_search) {
 			/* searches found nothing better lately (noise, or no frames at
@@ -377,13 +399,33 @@ static void take_frame(struct pft_frame_decoder *dec, const uint8_t *f, const ui
 			unpack_frame(dec, f, o, base);
 			return;
 		}
-		if (dec->want_search || realign_frame_doubt(&dec->ids, f) || lsb_doubt(dec, f)) {
+		/* the low bits of a frame of data only (all of the ID in force),
+		 * by the table of its ID */
+		t = NULL;
+		sc = 0;
+		if (realign_data_only(f)) {
+			if (dec->lsb_id != dec->cur_id) {
+				dec->lsb_id = dec->cur_id;
+				dec->lsb_t = realign_lsb_of(&dec->ids, dec->cur_id);
+			}
+			t = dec->lsb_t;
+			if (t && (++dec->lsb_half & 1))
+				sc = realign_lsb_score_data(t->score, f);
+		}
+		if (dec->want_search || realign_frame_doubt(&dec->ids, f) || lsb_doubt(dec, sc)) {
 			search_start(dec, f, o, base);
 			return;
 		}
 		if (dec->ids.learnt < REALIGN_LEARN_FRAMES)
 			realign_learn(&dec->ids, f);
-		realign_lsb_learn(&dec->ids, f);
+		if (t) {
+			/* every frame while the table is young, then one in
+			 * REALIGN_LSB_SAMPLE, picked by a generator: a fixed stride
+			 * would count the same frames of a periodic trace */
+			dec->lsb_tick = dec->lsb_tick * 1664525u + 1013904223u;
+			if (t->total < REALIGN_LSB_YOUNG || dec->lsb_tick < UINT32_MAX / REALIGN_LSB_SAMPLE)
+				realign_lsb_learn(t, f);
+		}
 	}
 	unpack_frame(dec, f, o, base);
 }
@@ -411,10 +453,8 @@ static void search_decide(struct pft_frame_decoder *dec)
 	}
 	/* the chosen frames name the IDs in use */
 	for (p = k; p + PFT_FRAME_SIZE <= dec->la_len; p += PFT_FRAME_SIZE)
-		if (!is_fsync_frame(dec->la + p)) {
+		if (!is_fsync_frame(dec->la + p))
 			realign_learn(&dec->ids, dec->la + p);
-			realign_lsb_learn(&dec->ids, dec->la + p);
-		}
 	dec->lsb_drop = 0;
 	dec->la_pos = k;
 	dec->force_next = 1;

@@ -78,15 +78,20 @@ static void lsb_table(const uint32_t *count, uint32_t min, unsigned band, int8_t
 	for (ctx = 0; ctx < 128; ctx++) {
 		uint32_t c1 = count[2 * ctx + 1];
 		uint32_t n = count[2 * ctx] + c1;
+		unsigned q1;
+
+		if (n < min) {
+			score[2 * ctx] = score[2 * ctx + 1] = 0;
+			continue;
+		}
 		/* two of each bit assumed seen: a context seen with one low bit
 		 * only is not taken for certain */
-		unsigned q1 = (unsigned)((64u * ((uint64_t)c1 + 2) + (n + 4) / 2) / (n + 4));
-
+		q1 = (unsigned)((64u * ((uint64_t)c1 + 2) + (n + 4) / 2) / (n + 4));
 		if (q1 < 4)
 			q1 = 4;
 		if (q1 > 60)
 			q1 = 60;
-		if (n < min || (q1 > band && q1 < 64 - band)) {
+		if (q1 > band && q1 < 64 - band) {
 			score[2 * ctx] = score[2 * ctx + 1] = 0;
 			continue;
 		}
@@ -95,32 +100,44 @@ static void lsb_table(const uint32_t *count, uint32_t min, unsigned band, int8_t
 	}
 }
 
-static void lsb_rebuild(struct realign_ids *ids)
+static void lsb_rebuild(struct realign_lsb *t)
 {
-	lsb_table(ids->lsb_count, REALIGN_LSB_MIN, 20, ids->lsb_score);
-	if (ids->lsb_total >= REALIGN_LSB_FORGET) { /* older bytes weigh less */
+	lsb_table(t->count, REALIGN_LSB_MIN, 20, t->score);
+	if (t->total >= REALIGN_LSB_FORGET) { /* older bytes weigh less */
 		unsigned b;
 
-		ids->lsb_total = 0;
+		t->total = 0;
 		for (b = 0; b < 256; b++) {
-			ids->lsb_count[b] /= 2;
-			ids->lsb_total += ids->lsb_count[b];
+			t->count[b] /= 2;
+			t->total += t->count[b];
 		}
 	}
-	ids->lsb_frames = 0;
-	if (ids->lsb_every < REALIGN_LSB_REBUILD_MAX)
-		ids->lsb_every = ids->lsb_every ? 2 * ids->lsb_every : REALIGN_LSB_REBUILD;
+	t->frames = 0;
+	if (t->every < REALIGN_LSB_REBUILD_MAX)
+		t->every = t->every ? 2 * t->every : REALIGN_LSB_REBUILD;
 }
 
-void realign_lsb_learn(struct realign_ids *ids, const uint8_t *f)
+struct realign_lsb *realign_lsb_of(struct realign_ids *ids, uint8_t id)
+{
+	if (id >= 128)
+		return NULL;
+	if (!ids->lsb_of[id]) {
+		if (ids->lsb_n == REALIGN_LSB_TABLES)
+			return NULL;
+		ids->lsb_of[id] = (uint8_t)++ids->lsb_n;
+	}
+	return &ids->lsb[ids->lsb_of[id] - 1];
+}
+
+void realign_lsb_learn(struct realign_lsb *t, const uint8_t *f)
 {
 	unsigned s;
 
 	for (s = 1; s < PFT_FRAME_SIZE - 1; s += 2)
-		ids->lsb_count[f[s]]++;
-	ids->lsb_total += 7;
-	if (++ids->lsb_frames >= ids->lsb_every)
-		lsb_rebuild(ids);
+		t->count[f[s]]++;
+	t->total += 7;
+	if (++t->frames >= t->every)
+		lsb_rebuild(t);
 }
 
 void realign_learn(struct realign_ids *ids, const uint8_t *f)

@@ -21,7 +21,8 @@
  * by an even number of bytes takes the low bits of the even slots' data from
  * a data byte instead of the auxiliary byte, and breaks that link.  The odd
  * slots hold whole data bytes at the true alignment and at every even shift
- * of it: the link is learnt from them, per byte value. */
+ * of it: the link is learnt from them, per byte value and per trace ID (each
+ * protocol has its own), from frames of data only. */
 #define REALIGN_LSB_MIN 32      /* bytes of a context before its low bit counts */
 #define REALIGN_LSB_MIN_WINDOW 12 /* the same in a search's window */
 #define REALIGN_LSB_MIN_FRAMES 16 /* frames of a window (at the capture's end) below
@@ -34,18 +35,31 @@
 #define REALIGN_LSB_DOUBT 64    /* quarter bits of evidence, summed while it stays
                                    negative, that make a frame doubted */
 
+#define REALIGN_LSB_SAMPLE 4 /* frames of data only per frame counted ... */
+#define REALIGN_LSB_YOUNG 4096 /* ... once a table holds this many bytes */
+#define REALIGN_LSB_TABLES 4 /* trace IDs with a table of their own (the first
+                                seen); others are not weighed */
+
+/* The link between a byte's low bit and its other bits, for one trace ID
+ * (each protocol has its own). */
+struct realign_lsb {
+	unsigned frames;     /* frames counted since the table was rebuilt */
+	unsigned every;      /* frames between rebuilds (0: REALIGN_LSB_REBUILD) */
+	uint32_t total;      /* bytes in count */
+	uint32_t count[256]; /* odd-slot data bytes seen, per value */
+	int8_t score[256];   /* evidence of an even-slot data byte b for the
+	                        alignment, in quarter bits: 4 log2(2 P(b & 1 |
+	                        b >> 1)); 0 while its context is rare or mixed */
+};
+
 struct realign_ids {
 	uint32_t known[4];  /* bit per trace ID 0x00-0x7F */
 	unsigned learnt;    /* plausible frames seen */
 	uint8_t doubt[128]; /* doubt of an ID slot naming each ID, kept up to date
 	                       by realign_learn (realign_ids_init first) */
-	unsigned lsb_frames;     /* frames counted since the table was rebuilt */
-	unsigned lsb_every;      /* frames between rebuilds (0: REALIGN_LSB_REBUILD) */
-	uint32_t lsb_total;      /* bytes in lsb_count */
-	uint32_t lsb_count[256]; /* odd-slot data bytes seen, per value */
-	int8_t lsb_score[256];   /* evidence of an even-slot data byte b for the
-	                            alignment, in quarter bits: 4 log2(2 P(b & 1 |
-	                            b >> 1)); 0 while its context is rare or mixed */
+	uint8_t lsb_of[128]; /* 1 + the table of each trace ID, 0: none */
+	unsigned lsb_n;      /* tables given out */
+	struct realign_lsb lsb[REALIGN_LSB_TABLES];
 };
 
 void realign_ids_init(struct realign_ids *ids);
@@ -79,9 +93,30 @@ static inline unsigned realign_frame_doubt(const struct realign_ids *ids, const 
 /* Take the valid IDs of a frame believed to be aligned into the known set. */
 void realign_learn(struct realign_ids *ids, const uint8_t *f);
 
-/* Count the odd-slot bytes of a frame believed to be aligned (the table is
- * rebuilt every REALIGN_LSB_REBUILD frames). */
-void realign_lsb_learn(struct realign_ids *ids, const uint8_t *f);
+/* The table of trace ID id (given out on first use), or NULL. */
+struct realign_lsb *realign_lsb_of(struct realign_ids *ids, uint8_t id);
+
+/* A frame of data only (no ID slot): only these are weighed by their low
+ * bits, every byte being of the ID in force. */
+static inline int realign_data_only(const uint8_t *f)
+{
+	return !((f[0] | f[2] | f[4] | f[6] | f[8] | f[10] | f[12] | f[14]) & 1);
+}
+
+/* realign_lsb_score of a frame of data only (every even slot holds data,
+ * bit 0 clear): eight lookups, no test. */
+static inline int realign_lsb_score_data(const int8_t *t, const uint8_t *f)
+{
+	unsigned a = f[15];
+
+	return t[f[0] | (a & 1u)] + t[f[2] | ((a >> 1) & 1u)] + t[f[4] | ((a >> 2) & 1u)] +
+	       t[f[6] | ((a >> 3) & 1u)] + t[f[8] | ((a >> 4) & 1u)] +
+	       t[f[10] | ((a >> 5) & 1u)] + t[f[12] | ((a >> 6) & 1u)] + t[f[14] | (a >> 7)];
+}
+
+/* Count the odd-slot bytes of a frame of data only believed to be aligned
+ * (the caller gives one frame in REALIGN_LSB_SAMPLE). */
+void realign_lsb_learn(struct realign_lsb *t, const uint8_t *f);
 
 /* Evidence of the low bits of a frame's even-slot data bytes for its
  * alignment under a score table, in quarter bits (positive: aligned). */
@@ -95,12 +130,6 @@ static inline int realign_lsb_score(const int8_t *table, const uint8_t *f)
 		if (!(f[s] & 1))
 			sc += table[(f[s] & 0xFEu) | (aux & 1u)];
 	return sc;
-}
-
-/* The same under the table learnt so far. */
-static inline int realign_lsb_frame(const struct realign_ids *ids, const uint8_t *f)
-{
-	return realign_lsb_score(ids->lsb_score, f);
 }
 
 /* Best shift (0-15) of win[0..n): the shift whose whole frames hold the
