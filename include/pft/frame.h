@@ -150,15 +150,18 @@ PFT_API int pft_frame_decoder_get_stats(const struct pft_frame_decoder *dec,
 /* Frame alignment recovery (CoreSight frames; on by default).  A capture that
  * lost or gained bytes (a DMA glitch, a dropped USB packet, a short read)
  * shifts every later frame.  The deformatter doubts a frame whose ID slots
- * name reserved IDs or IDs no source has used; it then looks ahead 64
+ * name reserved IDs or IDs no source has used, or a run of frames whose
+ * even slots' data have low bits that do not fit their other bits (learnt
+ * per trace ID from the odd slots: what a shift by an even number of bytes,
+ * which leaves the ID slots plausible, breaks); it then looks ahead 64
  * frames, weighs the 16 possible shifts (IDs in use, A-sync patterns in the
- * de-formatted bytes), reports the bytes before the best one as a
- * PFT_FERR_REALIGN error and goes on from there.  Items are then delayed by
- * up to the lookahead (about 1 KiB of capture).  A shift of an even number of
- * bytes leaves the ID slots plausible: a caller that sees the protocol break
- * (packet errors) calls pft_frame_decoder_realign() so that the next frames
- * are weighed the same way; when the current alignment is the best, nothing
- * changes.  on = 0 switches recovery off (frames are taken as they come). */
+ * de-formatted bytes, the low bits), reports the bytes before the best one
+ * as a PFT_FERR_REALIGN error and goes on from there.  Items are then
+ * delayed by up to the lookahead (about 1 KiB of capture).  A caller that
+ * sees the protocol break (packet errors) may call
+ * pft_frame_decoder_realign() so that the next frames are weighed the same
+ * way; when the current alignment is the best, nothing changes.  on = 0
+ * switches recovery off (frames are taken as they come). */
 PFT_API int pft_frame_decoder_set_realign(struct pft_frame_decoder *dec, int on);
 PFT_API int pft_frame_decoder_realign(struct pft_frame_decoder *dec);
 
