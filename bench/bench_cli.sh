@@ -58,13 +58,13 @@ echo "== packets: $MIB MiB of TC2 0x13 (raw PFT) =="
 bytes=$(stat -c %s "$T/tc2.bin")
 secs() { awk -v w="$1" 'index($0, w) == 1 { s = $(NF - 1); sub(/^\(/, "", s); print s }' "$T/pkt"; }
 ocsd_pkt=$(secs OpenCSD)
-lib_pkt=$(secs "libpft (next)")
+lib_pkt=$(secs "libpft (count)")
 # shellcheck disable=SC2086
 r=$(best 3 "$T/dump.out" "$PFT" dump --stats --jobs 1 $REGS "$T/tc2.bin")
 set -- $r
 awk -v t="$1" -v m="$2" -v n="$bytes" -v o="$ocsd_pkt" -v l="$lib_pkt" 'BEGIN {
 	printf "pft dump --stats --jobs 1 %8.1f MB/s  (%.3f s CPU, peak RSS %d KiB)\n", n / t / 1e6, t, m
-	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (next)\n", o / t, 100 * l / t }'
+	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (count, what it uses)\n", o / t, 100 * l / t }'
 head -3 "$T/dump.out"
 
 echo "== full decode: the same bytes, kernel_dump.bin at 0xC0008000 =="

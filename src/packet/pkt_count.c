@@ -32,26 +32,20 @@ static void count_item(struct pft_pkt_counts *c, const struct pft_packet *p)
 #if PKT_FAST
 #define BYTES(x) ((x) * 0x0101010101010101ull)
 
-/* Bit 7 of every byte of x that is not zero. */
-static PKT_INLINE uint64_t nz_bytes(uint64_t x)
-{
-	return (x | ((x & BYTES(0x7F)) + BYTES(0x7F))) & BYTES(0x80);
-}
-
-/* How many of the 8 bytes of w, from the lowest, are one-byte atoms: with
- * cycle accuracy 1xxxxx_0 with C (bit 6) clear, without it 1xxxxxx0 but
- * the reserved 0x80 and 0x82 (no bit of 6:2 set). */
+/* How many of the 8 bytes of w, from the lowest, are one-byte atoms (at
+ * most 7: byte 7 is left to the next step): with cycle accuracy 10xxxxx0
+ * (bit 6, C, clear), without it 1xxxxxx0 but the reserved 0x80 and 0x82
+ * (no bit of 6:2 set).  A byte's faults are gathered in its bit 7: bit 7
+ * clear (~w), bit 6 set (w << 1), bit 0 set (w << 7). */
 static PKT_INLINE unsigned atom_run(uint64_t w, const int ca)
 {
-	uint64_t bad;
+	uint64_t bad = ~w | w << 7;
 
-	if (ca) {
-		bad = nz_bytes((w & BYTES(0xC1)) ^ BYTES(0x80));
-	} else {
-		bad = nz_bytes((w & BYTES(0x81)) ^ BYTES(0x80)) |
-		      (~((w & BYTES(0x7C)) + BYTES(0x7F)) & BYTES(0x80));
-	}
-	return bad ? (unsigned)__builtin_ctzll(bad) >> 3 : 8;
+	if (ca)
+		bad |= w << 1;
+	else
+		bad |= ~((w & BYTES(0x7C)) + BYTES(0x7F));
+	return (unsigned)__builtin_ctzll((bad & BYTES(0x80)) | 1ull << 63) >> 3;
 }
 
 /* Count in place while pos < fast_lim (PKT_FAST_AVAIL bytes readable, in
