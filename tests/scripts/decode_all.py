@@ -184,6 +184,91 @@ def true_times(log, n):
     return times
 
 
+def build(lib, examples, t, name, timestamps):
+    """Record the CORES (with or without timestamps) and frame them into the
+    snapshot folder t/name: (snap, streams, times, logs), or None."""
+    streams, times, logs = {}, {}, {}
+    snap = os.path.join(t, name)
+    os.mkdir(snap)
+    for k, (prog, n, tid, irq) in enumerate(CORES):
+        rec = os.path.join(t, "%s_rec%d" % (name, k))
+        log = os.path.join(t, "%s_log%d" % (name, k))
+        rc, out, err = run("record", os.path.join(examples, prog + ".elf"), "-o", rec, "-q",
+                           "--cycles", str(n), "--id", "0x%02x" % tid,
+                           "--format", "raw", "--sync-freq", "128", "--irq-every", str(irq),
+                           "--log", log, "--log-exceptions",
+                           *(["--timestamps"] if timestamps else []))
+        if rc:
+            fail("record %s: %s" % (prog, err))
+            return None
+        streams[tid] = open(os.path.join(rec, "PTM_0.bin"), "rb").read()
+        times[tid] = true_times(log, n)
+        logs[tid] = ["%s %s" % tuple(x.split()[:2]) for x in open(log) if not x.startswith("!")]
+        os.rename(os.path.join(rec, "mem_0.bin"), os.path.join(snap, "mem_%d.bin" % k))
+        with open(os.path.join(rec, "cpu_0.ini")) as f:
+            cpu = f.read().replace("cpu_0", "cpu_%d" % k).replace("mem_0.bin", "mem_%d.bin" % k)
+        open(os.path.join(snap, "cpu_%d.ini" % k), "w").write(cpu)
+        with open(os.path.join(rec, "PTM_0.ini")) as f:
+            ptm = f.read().replace("PTM_0", "PTM_%d" % k)
+        open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
+    rng = random.Random(7)
+    pos = {k: 0 for k in streams}
+    runs = []
+    while any(pos[k] < len(streams[k]) for k in streams):
+        k = rng.choice([k for k in streams if pos[k] < len(streams[k])])
+        m = rng.randint(1, 200)
+        runs.append((k, streams[k][pos[k]:pos[k] + m]))
+        pos[k] += m
+    open(os.path.join(snap, "etb.bin"), "wb").write(frame(lib, runs))
+    with open(os.path.join(snap, "snapshot.ini"), "w") as f:
+        f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
+        for k in range(len(CORES)):
+            f.write("device%d=cpu_%d.ini\ndevice%d=PTM_%d.ini\n" % (2 * k, k, 2 * k + 1, k))
+        f.write("\n[trace]\nmetadata=trace.ini\n")
+    with open(os.path.join(snap, "trace.ini"), "w") as f:
+        f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=etb.bin\n"
+                "format=coresight\n\n[source_buffers]\n")
+        for k in range(len(CORES)):
+            f.write("PTM_%d=ETB_0\n" % k)
+        f.write("\n[core_trace_sources]\n")
+        for k in range(len(CORES)):
+            f.write("cpu_%d=PTM_%d\n" % (k, k))
+    return snap, streams, times, logs
+
+
+def capture_order(snap):
+    """Without timestamps: the events of the merged decode, placed in the
+    capture by pft dump --id all's offset map, never go back."""
+    rc, out, err = run("decode", snap, "--json", "--no-disasm")
+    per, merged = split_json(out)
+    if rc or per is None:
+        fail("untimed decode: exit %d: %s" % (rc, err))
+        return
+    capmap = {}
+    rc, dump, err = run("dump", snap, "--id", "all", "--json")
+    for line in dump.splitlines():
+        o = json.loads(line)
+        capmap[(o["trace_id"], o["offset"])] = o["capture_offset"]
+    last, back, n, switches, prev = -1, 0, 0, 0, None
+    for tid, o in merged:
+        if tid != prev:
+            switches += 1
+            prev = tid
+        if "event" not in o or (tid, o["offset"]) not in capmap:
+            continue
+        n += 1
+        c = capmap[(tid, o["offset"])]
+        if c < last:
+            back += 1
+        last = max(last, c)
+    if back or n < 100 or switches < 10:
+        fail("untimed: %d of %d events placed before an earlier one in the capture, "
+             "%d changes of source" % (back, n, switches))
+    else:
+        print("3 recordings without timestamps: %d events in capture order, %d changes of "
+              "source" % (n, switches))
+
+
 def order(lib_so, examples):
     if not os.path.exists(os.path.join(examples, CORES[0][0] + ".elf")):
         print("SKIP: no example programs in %s (no ARM cross compiler)" % examples)
@@ -197,52 +282,14 @@ def order(lib_so, examples):
     lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
     lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
     with tempfile.TemporaryDirectory() as t:
-        t = os.environ.get("DECODE_ALL_KEEP", t)  # a folder to keep the snapshot in
-        streams, times, logs = {}, {}, {}
-        snap = os.path.join(t, "snap")
-        os.mkdir(snap)
-        for k, (prog, n, tid, irq) in enumerate(CORES):
-            rec = os.path.join(t, "rec%d" % k)
-            log = os.path.join(t, "log%d" % k)
-            rc, out, err = run("record", os.path.join(examples, prog + ".elf"), "-o", rec, "-q",
-                               "--timestamps", "--cycles", str(n), "--id", "0x%02x" % tid,
-                               "--format", "raw", "--sync-freq", "128", "--irq-every", str(irq),
-                               "--log", log, "--log-exceptions")
-            if rc:
-                fail("record %s: %s" % (prog, err))
-                return
-            streams[tid] = open(os.path.join(rec, "PTM_0.bin"), "rb").read()
-            times[tid] = true_times(log, n)
-            logs[tid] = ["%s %s" % tuple(x.split()[:2]) for x in open(log) if not x.startswith("!")]
-            os.rename(os.path.join(rec, "mem_0.bin"), os.path.join(snap, "mem_%d.bin" % k))
-            with open(os.path.join(rec, "cpu_0.ini")) as f:
-                cpu = f.read().replace("cpu_0", "cpu_%d" % k).replace("mem_0.bin", "mem_%d.bin" % k)
-            open(os.path.join(snap, "cpu_%d.ini" % k), "w").write(cpu)
-            with open(os.path.join(rec, "PTM_0.ini")) as f:
-                ptm = f.read().replace("PTM_0", "PTM_%d" % k)
-            open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
-        rng = random.Random(7)
-        pos = {k: 0 for k in streams}
-        runs = []
-        while any(pos[k] < len(streams[k]) for k in streams):
-            k = rng.choice([k for k in streams if pos[k] < len(streams[k])])
-            m = rng.randint(1, 200)
-            runs.append((k, streams[k][pos[k]:pos[k] + m]))
-            pos[k] += m
-        open(os.path.join(snap, "etb.bin"), "wb").write(frame(lib, runs))
-        with open(os.path.join(snap, "snapshot.ini"), "w") as f:
-            f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
-            for k in range(len(CORES)):
-                f.write("device%d=cpu_%d.ini\ndevice%d=PTM_%d.ini\n" % (2 * k, k, 2 * k + 1, k))
-            f.write("\n[trace]\nmetadata=trace.ini\n")
-        with open(os.path.join(snap, "trace.ini"), "w") as f:
-            f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=etb.bin\n"
-                    "format=coresight\n\n[source_buffers]\n")
-            for k in range(len(CORES)):
-                f.write("PTM_%d=ETB_0\n" % k)
-            f.write("\n[core_trace_sources]\n")
-            for k in range(len(CORES)):
-                f.write("cpu_%d=PTM_%d\n" % (k, k))
+        t = os.environ.get("DECODE_ALL_KEEP", t)  # a folder to keep the snapshots in
+        built = build(lib, examples, t, "untimed", False)
+        if built:
+            capture_order(built[0])
+        built = build(lib, examples, t, "snap", True)
+        if not built:
+            return
+        snap, streams, times, logs = built
         rc, out, err = run("decode", snap, "--json", "--no-disasm")
         if rc:
             fail("decode of the three recordings: exit %d: %s" % (rc, err))
