@@ -47,45 +47,46 @@ static int add(struct sources_all *sa, const char *path, const struct input_opts
 	return PFT_EXIT_OK;
 }
 
-/* The probe of a snapshot's framed buffer, made once per file. */
+/* The bytes per trace ID in the first PROBE_BYTES of a snapshot's framed
+ * buffer, counted once per file (frames only: no protocol probe). */
 struct probe_cache {
 	const char *file;
-	struct pft_probe_report *rep; /* NULL: the probe failed */
+	int ok;
+	struct pft_frame_stats st;
 };
 
-/* 1 if the frames of file hold bytes of trace ID id (a bounded probe of
- * the file's first PROBE_BYTES; a raw buffer: 1). */
-static int has_data(struct probe_cache *pc, const char *file, const char *format, uint8_t id)
+static int count_ids(struct pft_frame_stats *st, const char *file)
 {
+	struct pft_frame_decoder *dec = pft_frame_decoder_alloc(PFT_FRAME_CORESIGHT, 0);
+	struct pft_frame_item it;
 	unsigned long long total;
 	unsigned char *buf = NULL;
 	size_t len;
-	unsigned i;
+	int ok = 0;
 
+	if (dec && probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) >= 0 &&
+	    pft_frame_decoder_feed(dec, buf, len) == 0 && pft_frame_decoder_end(dec) == 0) {
+		while (pft_frame_decoder_next(dec, &it, sizeof it) == 0)
+			;
+		ok = pft_frame_decoder_get_stats(dec, st, sizeof *st) == 0;
+	}
+	free(buf);
+	pft_frame_decoder_free(dec);
+	return ok;
+}
+
+/* 1 if the frames of file hold bytes of trace ID id (a raw buffer: 1). */
+static int has_data(struct probe_cache *pc, const char *file, const char *format, uint8_t id)
+{
 	if (pft_snapshot_buffer_format(format ? format : "coresight") == PFT_FRAME_RAW)
 		return 1;
 	if (!pc->file || strcmp(pc->file, file)) {
-		free(pc->rep);
 		pc->file = file;
-		pc->rep = calloc(1, sizeof *pc->rep);
-		if (pc->rep && probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) >= 0) {
-			pc->rep->size = sizeof *pc->rep;
-			if (pft_probe_buffer(buf, len, PFT_PROBE_LAYOUT_FRAMES, pc->rep) < 0) {
-				free(pc->rep);
-				pc->rep = NULL;
-			}
-		} else {
-			free(pc->rep);
-			pc->rep = NULL;
-		}
-		free(buf);
+		pc->ok = count_ids(&pc->st, file);
 	}
-	if (!pc->rep)
+	if (!pc->ok)
 		return 1; /* input_open says what is wrong */
-	for (i = 0; i < pc->rep->nstreams; i++)
-		if (pc->rep->streams[i].id == id && pc->rep->streams[i].bytes)
-			return 1;
-	return 0;
+	return id < 128 && pc->st.id_bytes[id] != 0;
 }
 
 /* A raw buffer (source_data) holds the bytes of one source, but a snapshot
@@ -117,11 +118,12 @@ static int find_snapshot(struct sources_all *sa, const char *path, const struct 
 	struct pft_snapshot *snap;
 	struct pft_snapshot_source ss;
 	struct input_opts one = *o;
-	struct probe_cache pc = { NULL, NULL };
+	struct probe_cache pc;
 	char msg[1024], what[40];
 	size_t i, n;
 	int r = PFT_EXIT_OK;
 
+	memset(&pc, 0, sizeof pc);
 	if (pft_snapshot_open(path, &snap, msg, sizeof msg) < 0) {
 		if (cmd)
 			cli_error(cmd, "%s", msg);
@@ -156,7 +158,6 @@ static int find_snapshot(struct sources_all *sa, const char *path, const struct 
 		one.id = -1;
 		r = add(sa, path, &one, ss.name, ss.trace_id, cmd);
 	}
-	free(pc.rep);
 	pft_snapshot_close(snap);
 	return r;
 }
