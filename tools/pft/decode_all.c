@@ -39,6 +39,7 @@ struct dsrc {
 	uint64_t key, cap;               /* its time and capture position */
 	uint64_t last_ts, prev_key, rel; /* timestamps passed; the key before; map kept from rel */
 	uint64_t ts_back;                /* timestamps lower than the one before */
+	uint64_t ts_prev;                /* the timestamp before (as read) */
 	const uint8_t *pend;             /* a chunk to feed once the flow is drained (after a gap) */
 	size_t pend_len;
 	int any_ts, have, ended, done, err, rc;
@@ -150,10 +151,11 @@ static void keys(struct decode_all *a, struct dsrc *s)
 
 	if (a->by_time) {
 		while (s->sc.have && s->sc.off < o) {
-			if (s->any_ts && s->sc.val < s->last_ts)
+			if (s->any_ts && s->sc.val < s->ts_prev)
 				s->ts_back++;
-			else
+			if (s->sc.val > s->last_ts)
 				s->last_ts = s->sc.val;
+			s->ts_prev = s->sc.val;
 			s->any_ts = 1;
 			scout_next(&s->sc);
 		}
@@ -320,7 +322,8 @@ static int finish(struct decode_all *a, struct dsrc *s)
 		rc = a->p->report(a->p->ctx, &s->in, s->dec, s->err);
 	if (a->by_time && s->ts_back)
 		cli_error("decode", "trace ID 0x%02X: %" PRIu64 " timestamp(s) lower than the one "
-			  "before: the items after them ordered as at the one before",
+			  "before (a reset, a wrap, damage): time kept from going back, the items "
+			  "after them ordered at the highest timestamp so far",
 			  s->in.trace_id, s->ts_back);
 	if (a->by_time && !s->any_ts && s->sc.done)
 		cli_error("decode", "trace ID 0x%02X: no timestamp in the trace: its items come "
