@@ -40,6 +40,7 @@ struct pft_cs_tracker {
 	/* state */
 	uint64_t epoch, clock;
 	int seen;            /* an instruction range has been seen */
+	int exc_last;        /* the last item was an exception (no instruction since) */
 	int ended;
 	uint64_t offset;     /* of the item being processed */
 	/* events */
@@ -496,6 +497,7 @@ static void range(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 	if (!it->ninsns)
 		return;
 	cs->seen = 1;
+	cs->exc_last = 0;
 	if (c->n == 0)
 		push_simple(cs, c, PFT_CS_FRAME_UNKNOWN, it->addr, it->isa, 0, 0, 0);
 	if (it->flags & PFT_FLOW_F_CC)
@@ -547,6 +549,35 @@ static void flush_branch(struct pft_cs_tracker *cs, const struct pft_flow_item *
 	taken(cs, current(cs), b);
 }
 
+/* Trace back on right after an exception: the handler ran untraced (a
+ * prohibited region: an operating system's kernel, for a user-mode trace).
+ * Back at the preferred return address of an exception frame of this
+ * context's stack, the handler returned there: that frame and every frame
+ * above it are popped (an exception return).  Elsewhere, in the same
+ * context, the handler went on into traced code that did not run before
+ * (a signal handler, which the kernel entered): the stack is kept, and the
+ * new code runs above the exception frame, as an interrupt handler's own
+ * code does.  1 when handled so; 0 (a gap) for another context. */
+static int untraced_exception(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
+{
+	struct cs_ctx *c = cs->cur;
+	uint32_t k;
+
+	if (!c || !c->nexc || !(it->flags & PFT_FLOW_F_ADDR) ||
+	    ((it->flags & PFT_FLOW_F_CID) && it->context_id != c->cid))
+		return 0;
+	cs->exc_last = 0;
+	for (k = c->n; k > 0; k--)
+		if (c->f[k - 1].kind == PFT_CS_FRAME_EXCEPTION && c->f[k - 1].ret == it->addr)
+			break;
+	if (!k)
+		return 1;                 /* entered elsewhere: a nested stack */
+	while (c->n > k)
+		pop(cs, c, PFT_CS_HOW_EXCEPTION, 0, it->addr, 0);
+	pop(cs, c, PFT_CS_HOW_MATCHED, 0, it->addr, 0);
+	return 1;
+}
+
 static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 {
 	struct cs_ctx *c;
@@ -554,6 +585,8 @@ static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 	add_cycles(cs, it);
 	switch (it->type) {
 	case PFT_EV_TRACE_ON:
+		if (cs->exc_last && untraced_exception(cs, it))
+			break;
 		if (cs->seen)
 			gap(cs, cs->cur, it->type, it->addr);
 		if (it->flags & PFT_FLOW_F_CID)
@@ -583,6 +616,7 @@ static void event(struct pft_cs_tracker *cs, const struct pft_flow_item *it)
 			fr.ret = (it->flags & PFT_FLOW_F_NEXT) ? it->next : 0;
 			fr.exception = (uint32_t)it->value;
 			push(cs, c, &fr, 0, 0);
+			cs->exc_last = 1;
 		}
 		break;
 	case PFT_EV_SYNC_MISMATCH:

@@ -398,6 +398,68 @@ static void test_irq_nesting(void)
 	pft_cs_tracker_free(cs);
 }
 
+/* An exception whose handler is not traced (a system call or a signal of a
+ * user-mode trace: the kernel is a prohibited region), then trace on:
+ * at the preferred return address of an exception frame, the handler
+ * returned there; elsewhere it entered traced code (a signal handler),
+ * which nests above the exception frame; in another context, a gap. */
+static void test_untraced_exception(void)
+{
+	struct pft_cs_tracker *cs = mk(1);
+	struct pft_flow_item it;
+
+	call(cs, 0x1010, 0x2000);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
+	/* a system call that returns */
+	flow_event(cs, PFT_EV_EXCEPTION, 0xffff0008, PFT_EXC_SVC, 0x2008, 0);
+	CHECK_EQ(count(PFT_CS_EXC_ENTRY), 1);
+	flow_event(cs, PFT_EV_TRACE_ON, 0x2008, 0, 0, 0);
+	CHECK_EQ(count(PFT_CS_GAP), 0);
+	CHECK_EQ(count(PFT_CS_EXC_RETURN), 1);
+	CHECK_EQ(find(PFT_CS_EXC_RETURN, 0)->reason, PFT_CS_HOW_MATCHED);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
+	/* a system call during which the kernel enters a signal handler */
+	flow_event(cs, PFT_EV_EXCEPTION, 0xffff0008, PFT_EXC_SVC, 0x2010, 0);
+	flow_event(cs, PFT_EV_TRACE_ON, 0x4000, 0, 0, 0);
+	CHECK_EQ(count(PFT_CS_GAP) + count(PFT_CS_EXC_RETURN), 0);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 3);
+	call(cs, 0x4010, 0x5000);               /* the handler calls */
+	ret(cs, 0x5010, 0x4014);
+	CHECK_EQ(count(PFT_CS_RETURN), 1);
+	/* it returns to the restorer (a function: a call above the exception) */
+	ret(cs, 0x4020, 0x6000);
+	CHECK_EQ(count(PFT_CS_CALL), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 4);
+	/* whose sigreturn goes back into the first system call's return */
+	flow_event(cs, PFT_EV_EXCEPTION, 0xffff0008, PFT_EXC_SVC, 0x6008, 0);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 5);
+	flow_event(cs, PFT_EV_TRACE_ON, 0x2010, 0, 0, 0);
+	CHECK_EQ(count(PFT_CS_EXC_RETURN), 2);
+	CHECK_EQ(count(PFT_CS_RETURN), 1);
+	CHECK_EQ(count(PFT_CS_GAP), 0);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 2);
+	/* trace on after an instruction ran: a gap as before */
+	flow_event(cs, PFT_EV_EXCEPTION, 0xffff0008, PFT_EXC_SVC, 0x2018, 0);
+	call(cs, 0x3010, 0x3100);
+	flow_event(cs, PFT_EV_TRACE_ON, 0x2018, 0, 0, 0);
+	CHECK_EQ(count(PFT_CS_GAP), 1);
+	CHECK_EQ(pft_cs_tracker_depth(cs), 0);
+	/* trace on in another context: a gap */
+	call(cs, 0x1010, 0x2000);
+	flow_event(cs, PFT_EV_EXCEPTION, 0xffff0008, PFT_EXC_SVC, 0x2008, 0);
+	memset(&it, 0, sizeof(it));
+	it.kind = PFT_FLOW_EVENT;
+	it.type = PFT_EV_TRACE_ON;
+	it.addr = 0x2008;
+	it.flags = PFT_FLOW_F_ADDR | PFT_FLOW_F_CID;
+	it.context_id = 5;
+	CHECK_EQ(pft_cs_tracker_put(cs, &it, sizeof(it)), 0);
+	drain(cs);
+	CHECK_EQ(count(PFT_CS_GAP), 1);
+	CHECK_EQ(count(PFT_CS_EXC_RETURN), 1);     /* popped by the gap */
+	pft_cs_tracker_free(cs);
+}
+
 /* A branch followed at once by an exception: the branch packet gives the
  * vector; the branch went to the exception's preferred return address. */
 static void test_branch_then_exception(void)
@@ -610,6 +672,7 @@ int main(void)
 		test_tail_call();
 		test_longjmp();
 		test_irq_nesting();
+		test_untraced_exception();
 		test_rstack();
 		test_branch_then_exception();
 		test_gaps();
