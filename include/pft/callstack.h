@@ -38,9 +38,15 @@
  *    From a deeper frame: the stack is lost (a GAP event).
  *  - exception entry pushes an exception frame; an exception return
  *    (PFT_INSN_F_EXC_RETURN) pops down to it and through it.
+ *  - an exception whose handler is not traced (trace on follows it at
+ *    once: a user-mode trace's system calls and signals): back at the
+ *    preferred return address of an exception frame, the frames down to
+ *    and through it are popped; elsewhere in the same context (a signal
+ *    handler) the new code runs above the exception frame.
  *  - a trace gap (unsynced bytes, packet error, address lost, memory not in
  *    the image, atoms without an address, trace/image disagreement, a
- *    periodic I-sync mismatch, trace turned back on) pops every frame of the
+ *    periodic I-sync mismatch, trace turned back on other than right after
+ *    an exception, above) pops every frame of the
  *    context: the stack is unknown, never silently wrong.  Other contexts'
  *    stacks are popped when next switched to. */
 #ifndef PFT_CALLSTACK_H

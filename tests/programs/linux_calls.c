@@ -69,7 +69,7 @@ NOINLINE static unsigned busy(unsigned want)
 {
 	unsigned x = 1, i;
 
-	for (i = 0; i < 4000000 && alarms < want; i++)
+	for (i = 0; i < 200000 && alarms < want; i++)
 		x = spin_step(x);
 	return x;
 }

@@ -11,6 +11,17 @@ pft timeline --clock insns.
 
 usage: profile_oracle.py ELF LOG CALLGRIND TIMELINE.json [N]
 
+LOG may also be qemu-user's log (qemu-arm -singlestep -d exec,nochain) of
+a Linux program: its "Trace" lines are the instructions; the kernel is not
+in it, so every SVC, and every signal qemu stopped for ("Stopped execution
+... before ADDR": that line did not run), is an untraced exception after
+the instruction before, with its preferred return address (after the SVC;
+ADDR).  After it, execution resumes at the return address of an exception
+frame on the stack (the system call returned; sigreturn went back to the
+interrupted code): that frame and those above it end.  Resuming elsewhere
+(the kernel entered a signal handler, whose entry nothing branched to), the
+handler runs above the exception frame.
+
 N: compare the first N instructions of the log only (a trace cannot show
 the instructions after its last waypoint when the run stops; the caller
 checks that the decode is that prefix of the log).
@@ -133,10 +144,36 @@ def return_form(mn, ops):
     return mn.startswith("mov") and not mn.startswith("movs") and ops == "pc, lr"
 
 
-def model(elf, log, full):
+def read_qemu(path):
+    """qemu-user's exec log: the instructions, and {i: preferred return
+    address} of the signals qemu stopped for after instruction i"""
+    full, stops = [], {}
+    for line in open(path):
+        if line.startswith("Trace "):
+            f = line.split("[", 1)[1].split("/")
+            full.append(int(f[1], 16))
+        elif line.startswith("Stopped execution"):
+            at = int(line.split("[", 1)[1].split("]")[0], 16)
+            assert full and full[-1] == at, line
+            full.pop()           # did not run: logged again after sigreturn
+            stops[len(full) - 1] = at
+    return full, stops
+
+
+def model(elf, log, full, stops=None):
     funcs = Funcs(symbols(elf))
     dis = disassembly(elf)
-    vec = [s[0] for s in funcs.syms if s[2] == "_vectors"][0]
+    vecs = [s[0] for s in funcs.syms if s[2] == "_vectors"]
+    vec = vecs[0] if vecs else -0x100   # a Linux program: no vectors
+    # qemu: untraced exceptions after instruction i, {i: [preferred
+    # return, ...]}: an SVC, then a signal qemu stopped for
+    untraced = {}
+    if stops is not None:
+        for i, a in enumerate(full):
+            if dis.get(a, (4, "?", ""))[1].startswith("svc"):
+                untraced[i] = [a + dis[a][0]]
+        for i, at in stops.items():
+            untraced.setdefault(i, []).append(at)
     calls, self_ = {}, {}
     depth = []
     # frames: [kind, ret] with kind C (call), U (unknown), E (exception)
@@ -182,7 +219,11 @@ def model(elf, log, full):
         # an exception right after instruction i: the vector is next
         exc_next = vec <= nxt < vec + 0x20 and not (vec <= a < vec + 0x20)
         pabt = exc_next and nxt == vec + 0x0C
-        if exc_next and i in resume and not pabt:
+        if i in untraced:
+            nxt = untraced[i][0]     # a branch went there; the kernel ran
+            link = is_call(mn) and (not is_cond(mn) or nxt != seq)
+            push_exc = False
+        elif exc_next and i in resume and not pabt:
             nxt = resume[i]          # the branch's target
             exc_next = False
             link = is_call(mn) and (not is_cond(mn) or nxt != seq)
@@ -245,6 +286,16 @@ def model(elf, log, full):
             # its preferred return address: where the handler goes back to,
             # unless it is a prefetch abort (the call's target never ran)
             st.append(["E", None if pabt else resume.get(i)])
+        if i in untraced:
+            for r in untraced[i]:
+                st.append(["E", r])
+            back = full[i + 1]
+            for k in range(len(st) - 1, -1, -1):
+                if st[k][0] == "E" and st[k][1] == back:
+                    del st[k:]       # the handler returned there
+                    break
+            if not st:
+                st.append(["U", None])
     return funcs, calls, self_, depth
 
 
@@ -301,9 +352,15 @@ def timeline_depth(path, n):
 
 def main():
     elf, logp, cg, tl = sys.argv[1:5]
-    full = [int(line.split()[0], 16) for line in open(logp) if line.strip()]
+    with open(logp) as f:
+        qemu = f.readline().startswith("Trace ")
+    stops = None
+    if qemu:
+        full, stops = read_qemu(logp)
+    else:
+        full = [int(line.split()[0], 16) for line in open(logp) if line.strip()]
     log = full[:int(sys.argv[5])] if len(sys.argv) > 5 else full
-    funcs, calls, self_, depth = model(elf, log, full)
+    funcs, calls, self_, depth = model(elf, log, full, stops)
     ps, pc, total = read_callgrind(cg)
     bad = 0
     if total != len(log):
