@@ -47,94 +47,172 @@ static int drain(struct par_run *r)
 }
 
 struct run {
-	struct task *t;
-	pthread_t *th;
-	uint8_t *win[2];
+	struct task *t[2];        /* two sets of segments: one decoding, one joined */
+	pthread_t *th[2];
+	uint8_t *buf[3];          /* windows: joined, decoding, being read */
 	size_t cap;
+	unsigned next;            /* the buffer the next window is read into */
+	size_t carry;             /* bytes of a chunk after a gap, in buf[next] */
+	int carry_gap;
+	int k;                    /* input_read's last return */
+	uint64_t off;             /* stream offset of the next window */
+};
+
+struct window {
+	const uint8_t *b;
+	size_t len;
+	uint64_t off;
+	int gap;                  /* starts after a gap */
+	unsigned set, n;
+	size_t cuts[PFT_PAR_MAX_SPLIT + 1];
+	char started[PFT_PAR_MAX_SPLIT];
 };
 
 static void run_free(struct run *u, unsigned jobs)
 {
-	unsigned i;
+	unsigned i, s;
 
-	for (i = 0; u->t && i < jobs; i++) {
-		pft_par_seg_free(u->t[i].seg);
-		free(u->t[i].buf.pkts);
-		free(u->t[i].buf.items);
-		free(u->t[i].buf.insns);
+	for (s = 0; s < 2; s++) {
+		for (i = 0; u->t[s] && i < jobs; i++) {
+			pft_par_seg_free(u->t[s][i].seg);
+			free(u->t[s][i].buf.pkts);
+			free(u->t[s][i].buf.items);
+			free(u->t[s][i].buf.insns);
+		}
+		free(u->t[s]);
+		free(u->th[s]);
 	}
-	free(u->t);
-	free(u->th);
-	free(u->win[0]);
-	free(u->win[1]);
+	for (i = 0; i < 3; i++)
+		free(u->buf[i]);
 }
 
 static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_image *img,
 		     int isync_resync, const struct par_run *r)
 {
-	unsigned i;
+	unsigned i, s;
 
 	memset(u, 0, sizeof *u);
+	u->k = 1;
 	u->cap = (size_t)r->jobs * r->segment + PFT_SOURCE_CHUNK;
-	u->win[0] = malloc(u->cap);
-	u->win[1] = malloc(u->cap);
-	u->t = calloc(r->jobs, sizeof *u->t);
-	u->th = calloc(r->jobs, sizeof *u->th);
-	if (!u->win[0] || !u->win[1] || !u->t || !u->th)
-		return -PFT_E_NOMEM;
-	for (i = 0; i < r->jobs; i++) {
-		struct pft_par_buf *b = &u->t[i].buf;
-		size_t n = PAR_RUN_ITEMS_PER_BYTE(r->segment);
-
-		u->t[i].seg = pft_par_seg_alloc(r->kind, cfg, img, (enum pft_isync_resync)isync_resync);
-		if (!u->t[i].seg)
+	for (i = 0; i < 3; i++)
+		if (!(u->buf[i] = malloc(u->cap)))
 			return -PFT_E_NOMEM;
-		if (!r->keep)
-			continue;
-		if (r->kind == PFT_PAR_PACKETS) {
-			b->pkts = malloc(n * sizeof *b->pkts);
-			b->pkts_cap = n;
-			if (!b->pkts)
+	for (s = 0; s < 2; s++) {
+		u->t[s] = calloc(r->jobs, sizeof *u->t[s]);
+		u->th[s] = calloc(r->jobs, sizeof *u->th[s]);
+		if (!u->t[s] || !u->th[s])
+			return -PFT_E_NOMEM;
+		for (i = 0; i < r->jobs; i++) {
+			struct pft_par_buf *b = &u->t[s][i].buf;
+			size_t n = PAR_RUN_ITEMS_PER_BYTE(r->segment);
+
+			u->t[s][i].seg = pft_par_seg_alloc(r->kind, cfg, img,
+							   (enum pft_isync_resync)isync_resync);
+			if (!u->t[s][i].seg)
 				return -PFT_E_NOMEM;
-		} else {
-			b->items = malloc(n * sizeof *b->items);
-			b->items_cap = n;
-			if (r->keep_insns) {
-				b->insns_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
-				b->insns = malloc(b->insns_cap * sizeof *b->insns);
+			if (!r->keep)
+				continue;
+			if (r->kind == PFT_PAR_PACKETS) {
+				b->pkts = malloc(n * sizeof *b->pkts);
+				b->pkts_cap = n;
+				if (!b->pkts)
+					return -PFT_E_NOMEM;
+			} else {
+				b->items = malloc(n * sizeof *b->items);
+				b->items_cap = n;
+				if (r->keep_insns) {
+					b->insns_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
+					b->insns = malloc(b->insns_cap * sizeof *b->insns);
+				}
+				if (!b->items || (r->keep_insns && !b->insns))
+					return -PFT_E_NOMEM;
 			}
-			if (!b->items || (r->keep_insns && !b->insns))
-				return -PFT_E_NOMEM;
 		}
 	}
 	return 0;
 }
 
-/* One window: split, decode on threads, join in order.  0 or an error. */
-static int window(struct par_run *r, struct run *u, const uint8_t *b, size_t wlen, uint64_t off)
+/* The next window: a chunk carried over (it followed a gap), then chunks
+ * up to jobs * segment bytes, up to the next gap.  0, or 1 after a read
+ * error.  w->len 0: the input is done. */
+static int read_window(struct input *in, const struct par_run *r, struct run *u,
+		       struct window *w)
 {
-	size_t cuts[PFT_PAR_MAX_SPLIT + 1];
-	char started[PFT_PAR_MAX_SPLIT];
-	unsigned n = pft_par_split(b, wlen, r->jobs, cuts), i;
-	int k;
+	uint8_t *b = u->buf[u->next];
+	const uint8_t *chunk;
+	size_t len;
 
-	for (i = 0; i < n; i++) {
-		struct task *t = &u->t[i];
-		t->p = b + cuts[i];
-		t->len = cuts[i + 1] - cuts[i];
-		t->off = off + cuts[i];
-		/* the last segment on this thread, the others on their own */
-		started[i] = i + 1 < n && !pthread_create(&u->th[i], NULL, work, t);
-		if (!started[i] && i + 1 < n)
+	u->next = (u->next + 1) % 3;
+	w->b = b;
+	w->len = u->carry;
+	w->gap = u->carry_gap;
+	w->off = u->off;
+	u->carry = 0;
+	u->carry_gap = 0;
+	while (u->k > 0 && w->len < (size_t)r->jobs * r->segment) {
+		u->k = input_read(in, &chunk, &len);
+		if (u->k <= 0)
+			break;
+		if (in->gap && w->len) {
+			/* into the buffer of the window after this one (the
+			   one joined before the window being decoded) */
+			memcpy(u->buf[u->next], chunk, len);
+			u->carry = len;
+			u->carry_gap = 1;
+			break;
+		}
+		w->gap |= in->gap;
+		memcpy(b + w->len, chunk, len);
+		w->len += len;
+	}
+	u->off += w->len;
+	return u->k < 0;
+}
+
+/* Split a window and start its segments, each on a thread. */
+static void start(const struct par_run *r, struct run *u, struct window *w, unsigned set)
+{
+	unsigned i;
+
+	w->set = set;
+	w->n = pft_par_split(w->b, w->len, r->jobs, w->cuts);
+	for (i = 0; i < w->n; i++) {
+		struct task *t = &u->t[set][i];
+
+		t->p = w->b + w->cuts[i];
+		t->len = w->cuts[i + 1] - w->cuts[i];
+		t->off = w->off + w->cuts[i];
+		w->started[i] = !pthread_create(&u->th[set][i], NULL, work, t);
+		if (!w->started[i])
 			work(t);
 	}
-	if (n)
-		work(&u->t[n - 1]);
-	for (i = 0; i < n; i++)
-		if (started[i])
-			pthread_join(u->th[i], NULL);
-	for (i = 0; i < n; i++) {
-		struct task *t = &u->t[i];
+}
+
+static void wait_window(struct run *u, struct window *w)
+{
+	unsigned i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->started[i]) {
+			pthread_join(u->th[w->set][i], NULL);
+			w->started[i] = 0;
+		}
+}
+
+/* A decoded window joined in order, its items handed out: 0 or an error. */
+static int join_window(struct par_run *r, struct run *u, const struct window *w)
+{
+	unsigned i;
+	int k;
+
+	if (w->gap) {
+		k = pft_par_resync(r->par);
+		if (!k && (k = drain(r)) != -PFT_E_AGAIN)
+			return k;
+	}
+	for (i = 0; i < w->n; i++) {
+		struct task *t = &u->t[w->set][i];
+
 		if (t->r == -PFT_E_NOMEM)
 			return t->r;
 		k = pft_par_join(r->par, t->r ? NULL : t->seg, t->p, t->len, t->off);
@@ -151,11 +229,9 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 		   int isync_resync, struct par_run *r)
 {
 	struct run u;
-	const uint8_t *buf;
-	size_t len, wlen, carry = 0;
-	uint64_t off = 0;
-	unsigned w = 0;
-	int k = 1, res = 0, gap = 0, carry_gap = 0;
+	struct window w[2];
+	unsigned a = 0;
+	int res;
 
 	if (!r->segment)
 		r->segment = r->keep ? PAR_RUN_SEGMENT_ITEMS :
@@ -163,44 +239,29 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 	r->par = pft_par_alloc(r->kind, cfg, img, (enum pft_isync_resync)isync_resync);
 	if (!r->par)
 		return -PFT_E_NOMEM;
+	memset(w, 0, sizeof w);
 	res = run_alloc(&u, cfg, img, isync_resync, r);
-	while (!res && (k > 0 || carry)) {
-		uint8_t *b = u.win[w];
+	if (!res)
+		res = read_window(in, r, &u, &w[a]);
+	if (!res && w[a].len)
+		start(r, &u, &w[a], a);
+	/* window a decodes while the next is read; then the next decodes
+	   while a is joined */
+	while (!res && w[a].len) {
+		struct window *cur = &w[a], *nx = &w[a ^ 1];
 
-		/* the window: a chunk carried over (it followed a gap), then
-		   chunks up to jobs * segment bytes, up to the next gap */
-		wlen = carry;
-		gap = carry_gap;
-		carry = 0;
-		carry_gap = 0;
-		while (k > 0 && wlen < (size_t)r->jobs * r->segment) {
-			k = input_read(in, &buf, &len);
-			if (k <= 0)
-				break;
-			if (in->gap && wlen) {
-				memcpy(u.win[w ^ 1], buf, len);
-				carry = len;
-				carry_gap = 1;
-				break;
-			}
-			gap |= in->gap;
-			memcpy(b + wlen, buf, len);
-			wlen += len;
-		}
-		if (k < 0) {
-			res = 1;
-			break;
-		}
-		if (gap) {
-			res = pft_par_resync(r->par);
-			if (!res && (res = drain(r)) == -PFT_E_AGAIN)
-				res = 0;
-		}
-		if (!res && wlen)
-			res = window(r, &u, b, wlen, off);
-		off += wlen;
-		w ^= 1;
+		res = read_window(in, r, &u, nx);
+		wait_window(&u, cur);
+		if (!res && nx->len)
+			start(r, &u, nx, a ^ 1);
+		if (!res)
+			res = join_window(r, &u, cur);
+		if (res || !nx->len)
+			wait_window(&u, nx);
+		a ^= 1;
 	}
+	wait_window(&u, &w[0]);
+	wait_window(&u, &w[1]);
 	if (!res) {
 		res = pft_par_end(r->par);
 		if (!res)

@@ -4,15 +4,16 @@
  * items handed out in stream order, exactly the serial decoder's.
  *
  * The stream is read in windows of N segments (segment bytes each); the
- * window is cut at A-syncs (pft_par_split), each segment decoded by
- * pft_par_seg_decode on its own thread, then the segments are joined in
- * order on this thread and their items handed to the caller, and the next
- * window is read.  A chunk that follows a gap in the capture starts a new
- * window, and the serial decoder resynchronises there, as the serial path
- * does.  Memory: two windows (2 * N * segment bytes + a chunk) and, when
- * items are kept (listings), each segment's item buffers (PAR_RUN_* below);
- * a segment whose buffers fill stops there and the join decodes the rest
- * of it serially. */
+ * window is cut at A-syncs (pft_par_split) and each segment decoded by
+ * pft_par_seg_decode on its own thread.  Pipelined: while a window's
+ * segments decode, this thread reads the next window, then starts its
+ * segments and joins the decoded window in order, handing the items to the
+ * caller.  A chunk that follows a gap in the capture starts a new window,
+ * and the serial decoder resynchronises there, as the serial path does.
+ * Memory: three windows (3 * (N * segment bytes + a chunk)) and two sets of
+ * N segments with, when items are kept (listings), their item buffers
+ * (PAR_RUN_* below); a segment whose buffers fill stops there and the join
+ * decodes the rest of it serially. */
 #ifndef PFT_TOOLS_PAR_RUN_H
 #define PFT_TOOLS_PAR_RUN_H
 
