@@ -223,7 +223,8 @@ PFT_API int pft_rec_qemu_run(FILE *log, const struct pft_rec_elf *const *elfs, u
                  struct pft_rec_src_stats *st, char *msg, size_t cap);
 /* The lines of the plain executed-instruction log (doc/record.md), which
  * pft_rec_plain_run reads back, without the newline: "00008000 A32" and
- * "! irq 00002002".  snprintf's return value. */
+ * "! irq 00002002 T32" (with " untraced" for an exception whose handler is
+ * not in the stream).  snprintf's return value. */
 PFT_API int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa);
 PFT_API int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x);
 /* Replay a plain executed-instruction log (doc/record.md). */

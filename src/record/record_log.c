@@ -17,7 +17,9 @@
  * instruction (exactly what pft decode --format addrs and pft record --log
  * write), '#' comments, and "! TYPE PREF_RETURN [ISA]" for an exception
  * taken before the next listed instruction (its vector); ISA is the state at
- * PREF_RETURN (the last listed instruction's when absent).
+ * PREF_RETURN (the last listed instruction's when absent); a fifth field
+ * "untraced" says the handler is not in the log (a kernel under a user-mode
+ * log): the next listed instruction is where it returned.
  *
  * Both read the instruction bytes from the --elf images and stream the file
  * line by line: nothing is held but the current line. */
@@ -378,7 +380,7 @@ static int check_exception(struct replay *r, const struct pft_rec_exc *x, uint64
 			return -PFT_E_FORMAT;
 		}
 	}
-	if (!pft_rec_is_vector(x->type, x->vector) &&
+	if (!x->untraced && !pft_rec_is_vector(x->type, x->vector) &&
 	    !(x->type == PFT_REC_EXC_SVC && x->vector == x->pref_return)) {
 		snprintf(r->msg, r->cap, "line %llu: 0x%08llx cannot be the %s vector (offset 0x%02x "
 		         "in a vector table, whose base is 32-byte aligned)",
@@ -402,32 +404,32 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 
 	memset(st, 0, sizeof(*st));
 	while (get_line(log, line, sizeof(line))) {
-		char a[64], b[64], c[64], d[64];
+		char a[64], b[64], c[64], d[64], e[64];
 		int n, rc;
 		uint64_t addr;
 		enum pft_isa isa;
 
 		st->lines++;
-		n = sscanf(line, "%63s %63s %63s %63s", a, b, c, d);
+		n = sscanf(line, "%63s %63s %63s %63s %63s", a, b, c, d, e);
 		if (n <= 0 || a[0] == '#') {
 			st->skipped_lines++;
 			continue;
 		}
 		if (!strcmp(a, "!")) {
-			int t = n == 3 || n == 4 ? parse_exc(b) : -1;
+			int t = n >= 3 && n <= 5 ? parse_exc(b) : -1;
 			char hex[70];
 			enum pft_isa risa = last_isa;
 
 			snprintf(hex, sizeof(hex), "0x%s", c);
 			if (t < 0 || have_exc || pft_rec_parse_u64(hex, &exc.pref_return) ||
-			    (n == 4 && parse_isa(d, &risa))) {
-				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN [ISA]' "
+			    (n >= 4 && parse_isa(d, &risa)) || (n == 5 && strcmp(e, "untraced"))) {
+				snprintf(msg, cap, "line %llu: expected '! TYPE PREF_RETURN [ISA [untraced]]' "
 				         "(TYPE undef|svc|pabt|dabt|irq|fiq, one per instruction)",
 				         (unsigned long long)st->lines);
 				return -PFT_E_FORMAT;
 			}
 			exc.type = (uint8_t)t;
-			exc.untraced = 0;
+			exc.untraced = n == 5;
 			exc.return_isa = (uint8_t)risa;
 			have_exc = 1;
 			exc_line = st->lines;
@@ -447,8 +449,12 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 			}
 		}
 		if (have_exc) {
-			exc.vector = addr;
-			exc.isa = (uint8_t)isa;
+			/* the vector; or, after an exception whose handler is
+			 * not in the log, where it returned (the vector is
+			 * then the high vectors' entry, as qemu-user's) */
+			exc.vector = exc.untraced ? 0xffff0000u + (unsigned)pft_rec_vector_offset(exc.type)
+			                          : addr;
+			exc.isa = exc.untraced ? (uint8_t)PFT_ISA_ARM : (uint8_t)isa;
 			have_exc = 0;
 			rc = check_exception(&r, &exc, exc_line);
 			if (rc < 0)
@@ -470,6 +476,17 @@ int pft_rec_plain_run(FILE *log, const struct pft_rec_elf *const *elfs, unsigned
 		snprintf(msg, cap, "read error");
 		return -PFT_E_IO;
 	}
+	if (have_exc && exc.untraced) {
+		/* the kernel never came back (exit) */
+		int rc;
+
+		exc.vector = 0xffff0000u + (unsigned)pft_rec_vector_offset(exc.type);
+		exc.isa = PFT_ISA_ARM;
+		rc = check_exception(&r, &exc, exc_line);
+		if (rc == 0)
+			rc = sink->exception(sink->ctx, &exc);
+		return rc < 0 ? rc : 0;
+	}
 	if (have_exc) {
 		snprintf(msg, cap, "line %llu: exception without a following instruction (its vector)",
 		         (unsigned long long)st->lines);
@@ -485,6 +502,7 @@ int pft_rec_log_insn_line(char *buf, size_t cap, uint64_t addr, enum pft_isa isa
 
 int pft_rec_log_exc_line(char *buf, size_t cap, const struct pft_rec_exc *x)
 {
-	return snprintf(buf, cap, "! %s %08llx %s", pft_rec_exc_type_name(x->type),
-	                (unsigned long long)x->pref_return, pft_isa_name((enum pft_isa)x->return_isa));
+	return snprintf(buf, cap, "! %s %08llx %s%s", pft_rec_exc_type_name(x->type),
+	                (unsigned long long)x->pref_return, pft_isa_name((enum pft_isa)x->return_isa),
+	                x->untraced ? " untraced" : "");
 }

@@ -219,6 +219,20 @@ def qemu_cases(tmp):
            len(stops))
     expect_exact(tmp, "--qemu-log", log, ["--elf", prog], "qemu: asynchronous signals",
                  qemu_lines(lines))
+    # the plain log with exceptions that pft writes from it (system calls and
+    # signals as "untraced" exceptions) is accepted back, to the same trace
+    plain = os.path.join(tmp, "q.plain")
+    a = os.path.join(tmp, "snap_q")
+    b = os.path.join(tmp, "snap_plain")
+    r1 = run(["record", "-q", "--qemu-log", log, "--elf", prog, "-o", a, "--log", plain,
+              "--log-exceptions"])
+    r2 = run(["record", "-q", "--import", plain, "--elf", prog, "-o", b])
+    same = r1.returncode == 0 and r2.returncode == 0 and \
+        open(os.path.join(a, "cstrace.bin"), "rb").read() == \
+        open(os.path.join(b, "cstrace.bin"), "rb").read()
+    report(same, "qemu log -> --log --log-exceptions (%d untraced exceptions) -> --import: "
+           "the same trace bytes" % sum(1 for l in open(plain) if l.endswith(" untraced\n")),
+           r1.stderr + r2.stderr)
     trace = [k for k, l in enumerate(lines) if l.startswith("Trace ")]
 
     def pc(k):

@@ -245,6 +245,42 @@ static void test_logs(void)
 	CHECK_EQ(c.in[7].condcode, 14);     /* not in sequence after the IRQ: no IT */
 	CHECK_EQ(st.lines, 15);             /* stopped at the BKPT */
 
+	/* plain: an exception whose handler is not in the log ("untraced"):
+	 * the next line is where it returned, anywhere; at the end of the log
+	 * it never returned */
+	memset(&c, 0, sizeof(c));
+	f = text_file("00001008 A32\n! svc 0000100c A32 untraced\n00002000 T32\n"
+	              "00002002 T32\n! irq 00002004 T32 untraced\n00001000 A32\n"
+	              "00001004 A32\n00001008 A32\n! svc 0000100c A32 untraced\n");
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, 0);
+	CHECK_EQ(c.n, 6);
+	CHECK_EQ(c.nx, 3);
+	CHECK(c.ex[0].untraced && c.ex[1].untraced && c.ex[2].untraced);
+	CHECK_EQ(c.ex[0].vector, 0xffff0008u);
+	CHECK_EQ(c.ex[1].vector, 0xffff0018u);
+	CHECK_EQ(c.ex_before[2], 6);
+	{
+		char line[64];
+		struct pft_rec_exc x = c.ex[1];
+
+		pft_rec_log_exc_line(line, sizeof line, &x);
+		CHECK(strcmp(line, "! irq 00002004 T32 untraced") == 0);
+		x.untraced = 0;
+		pft_rec_log_exc_line(line, sizeof line, &x);
+		CHECK(strcmp(line, "! irq 00002004 T32") == 0);
+	}
+	f = text_file("00001000 A32\n! svc 00001004 A32 untraced\n00002000 T32\n");
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT); /* the return address still follows an SVC */
+	f = text_file("00001008 A32\n! svc 0000100c A32 traced\n00002000 T32\n");
+	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	CHECK_EQ(rc, -PFT_E_FORMAT);
+	CHECK(strstr(msg, "line 2: expected '! TYPE PREF_RETURN [ISA [untraced]]'") != NULL);
+
 	/* plain: errors name the line */
 	memset(&c, 0, sizeof(c));
 	f = text_file("00001000 A32\n00001004 B32\n");

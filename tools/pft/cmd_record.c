@@ -55,7 +55,8 @@ static void usage(FILE *f)
 "  --force               write into DIR even if it holds files (they may be\n"
 "                        replaced)\n"
 "  --log FILE            executed-instruction log ('%%08x A32|T32' per line; -: stdout)\n"
-"  --log-exceptions      with --log: also '! TYPE PREF_RETURN ISA' before each exception\n"
+"  --log-exceptions      with --log: also '! TYPE PREF_RETURN ISA [untraced]' before\n"
+"                        each exception\n"
 "                        (the plain log format --import reads)\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
