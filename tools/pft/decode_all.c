@@ -250,15 +250,10 @@ static int pick(struct decode_all *a)
 	return best;
 }
 
+/* Its input (the scout comes later, when the order is by time). */
 static int open_source(struct decode_all *a, struct dsrc *s, unsigned i)
 {
-	const struct decode_all_params *p = a->p;
-	int r;
-
-	r = input_open(&s->in, p->path, &a->sa.opts[i], 1, "decode");
-	if (!r)
-		r = scout_open(&s->sc, p->path, &a->sa.opts[i]);
-	return r;
+	return input_open(&s->in, a->p->path, &a->sa.opts[i], 1, "decode");
 }
 
 /* Its image, flow decoder and writer (after the output is open). */
@@ -391,15 +386,17 @@ int decode_all_run(const struct decode_all_params *p)
 		rc = PFT_EXIT_USAGE;
 	for (i = 0; !rc && i < a->n; i++)
 		rc = open_decoder(a, &a->s[i], i);
-	if (!rc) {
-		a->by_time = 1;
-		for (i = 0; i < a->n; i++)
-			if (!(a->s[i].in.config.etmcr & PFT_ETMCR_TIMESTAMP))
-				a->by_time = 0;
-		for (i = 0; a->by_time && i < a->n; i++)
-			scout_next(&a->s[i].sc);
+	/* by time when every source has timestamps: then a scout each */
+	a->by_time = 1;
+	for (i = 0; i < a->n; i++)
+		if (!(a->s[i].in.config.etmcr & PFT_ETMCR_TIMESTAMP))
+			a->by_time = 0;
+	for (i = 0; !rc && a->by_time && i < a->n; i++)
+		rc = scout_open(&a->s[i].sc, p->path, &a->sa.opts[i]);
+	for (i = 0; !rc && a->by_time && i < a->n; i++)
+		scout_next(&a->s[i].sc);
+	if (!rc)
 		rc = run(a);
-	}
 	for (i = 0; i < a->n; i++) {
 		struct dsrc *s = &a->s[i];
 
