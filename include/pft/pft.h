@@ -13,6 +13,7 @@
 #include "pft/flow.h"
 #include "pft/etm3.h"
 #include "pft/etm3flow.h"
+#include "pft/etm3gen.h"
 #include "pft/parallel.h"
 #include "pft/ptm.h"
 #include "pft/snapshot.h"

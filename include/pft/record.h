@@ -292,6 +292,29 @@ PFT_API const uint8_t *pft_rec_ptm_trace(const struct pft_rec_ptm *rp, size_t *l
 /* Waypoints marked condition failed by the sink's own rule (see record_ptm.c). */
 PFT_API uint64_t pft_rec_ptm_failed_marked(const struct pft_rec_ptm *rp);
 
+/* ---- the ETMv3 sink (record_etm3.c) ------------------------------------- */
+
+struct pft_rec_etm3;
+struct pft_etm3_gen_stats;
+/* A sink over the software ETMv3 (pft/etm3gen.h) with these registers
+ * (ETMCR, ETMIDR, ETMCCER, ETMSYNCFR, ETMTRACEIDR).  frames: the trace in
+ * CoreSight frames with the trace ID (1) or raw (0).  cancel_mask: bit t set
+ * = an exception of type t (enum pft_rec_exc_type) aborted the instruction
+ * at its preferred return address, which is traced and then cancelled (0:
+ * none).  The timestamp is the cycle count scaled from cpu_freq to ts_freq.
+ * 0, -PFT_E_INVAL (NULL, zero frequencies), -PFT_E_BAD_CONFIG (not an
+ * ETMv3 doing instruction trace) or -PFT_E_NOMEM. */
+PFT_API int pft_rec_etm3_alloc(struct pft_rec_etm3 **out, const struct pft_config *cfg, int frames,
+                               unsigned cancel_mask, uint64_t cpu_freq, uint64_t ts_freq);
+PFT_API void pft_rec_etm3_free(struct pft_rec_etm3 *re);
+/* The consumer the pipeline feeds (end flushes the generator). */
+PFT_API void pft_rec_etm3_consumer(struct pft_rec_etm3 *re, struct pft_rec_consumer *c);
+/* The trace so far (all of it after the consumer's end; framed then). */
+PFT_API const uint8_t *pft_rec_etm3_trace(const struct pft_rec_etm3 *re, size_t *len);
+/* The generator's counters; size = sizeof *st.  0 or -PFT_E_INVAL. */
+PFT_API int pft_rec_etm3_get_stats(const struct pft_rec_etm3 *re, struct pft_etm3_gen_stats *st,
+                                   size_t size);
+
 #ifdef __cplusplus
 }
 #endif

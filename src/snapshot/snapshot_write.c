@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "common/struct_size.h"
+#include "pft/etm3.h"
 #include "pft/snapshot.h"
 #include "snapshot/snap_regs.h"
 #include "snapshot/snapshot_int.h"
@@ -130,11 +131,12 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *user, ch
 	struct pft_snapshot_spec sp;
 	const struct pft_snapshot_spec *spec = user ? &sp : NULL;
 	struct text t = { 0 };
-	char file[80], ini[80], why[200];
+	char file[80], ini[80], why[200], etm3_type[16];
+	struct pft_etm3_features ef = { 0 };
 	const char *stype, *bufname, *buffile;
 	const struct pft_config *c;
 	size_t i;
-	int r;
+	int r, etm3;
 
 	if (msg && cap)
 		msg[0] = '\0';
@@ -165,7 +167,9 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *user, ch
 		return -PFT_E_INVAL;
 	}
 	c = &spec->config;
-	if (pft_config_check(c, why, sizeof why)) {
+	etm3 = ((c->etmidr >> PFT_ETMIDR_MAJOR_SHIFT) & PFT_ETMIDR_MAJOR_MASK) == PFT_ETM3_ETMIDR_MAJOR;
+	if (etm3 ? pft_etm3_config_features(c, &ef, why, sizeof why) != 0
+	         : pft_config_check(c, why, sizeof why) != 0) {
 		if (msg)
 			snprintf(msg, cap, "%s", why);
 		return -PFT_E_BAD_CONFIG;
@@ -175,7 +179,8 @@ int pft_snapshot_write(const char *dir, const struct pft_snapshot_spec *user, ch
 			snprintf(msg, cap, "cannot create %s: %s", dir, strerror(errno));
 		return -PFT_E_IO;
 	}
-	stype = spec->source_type ? spec->source_type :
+	snprintf(etm3_type, sizeof etm3_type, "ETM3.%u", etm3 ? (unsigned)ef.minor : 0u);
+	stype = spec->source_type ? spec->source_type : etm3 ? etm3_type :
 		((c->etmidr >> PFT_ETMIDR_MINOR_SHIFT) & PFT_ETMIDR_MINOR_MASK) ? "PTM1.1" : "PTM1.0";
 	if (spec->trace_format == PFT_FRAME_CORESIGHT) {
 		bufname = "ETB_0";

@@ -13,10 +13,11 @@
 
 #include "cli.h"
 #include "pft/record.h"
+#include "record_etm3.h"
 #include "record_ptm.h"
 
 const char *const cmd_record_summary =
-	"run a program (or replay an execution log) through the software PTM";
+	"run a program (or replay an execution log) through the software PTM or ETMv3";
 
 static const char *const cmd = "record";
 
@@ -28,8 +29,8 @@ static void usage(FILE *f)
 "       pft record [options] --import LOG --elf PROGRAM -o DIR\n\n"
 "Run a bare-metal ARMv7-A program under the Unicorn emulator (or replay the\n"
 "instructions a simulator logged), trace every executed instruction with the\n"
-"software PTM, and write a DS-5/OpenCSD snapshot folder that pft decode and\n"
-"OpenCSD's trc_pkt_lister read.  See doc/record.md.\n\n"
+"software PTM (or the software ETMv3), and write a DS-5/OpenCSD snapshot folder\n"
+"that pft decode and OpenCSD's trc_pkt_lister read.  See doc/record.md.\n\n"
 "Execution:\n"
 "  --until SYMBOL|ADDR   stop before this instruction\n"
 "  --max-insns N         stop after N instructions (emulation default 100000000;\n"
@@ -58,6 +59,12 @@ static void usage(FILE *f)
 "  --log-exceptions      with --log: also '! TYPE PREF_RETURN ISA [untraced]' before\n"
 "                        each exception\n"
 "                        (the plain log format --import reads)\n"
+"  --protocol ptm|etm3   trace unit: the PTM (default), or an ETMv3.5 (device\n"
+"                        type ETM3.5, ETMIDR 0x410CF250, ETMCCER 0x344008F2,\n"
+"                        ETMSYNCFR 0x400 unless given; takes --etmXX, --cycle-accurate,\n"
+"                        --timestamps, --contextid-bytes, --branch-broadcast,\n"
+"                        --sync-freq, --id, --format; a data abort cancels the\n"
+"                        instruction it aborted)\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
 	fputs(RECORD_PTM_OPTIONS_HELP, f);
@@ -78,7 +85,7 @@ static void usage(FILE *f)
 
 enum {
 	O_UNTIL = 256, O_MAX, O_IRQ_EVERY, O_IRQ_AT, O_IRQ_RANDOM, O_SEED, O_QEMU, O_IMPORT,
-	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC, O_FORCE,
+	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC, O_FORCE, O_PROTOCOL,
 };
 
 static const struct option base_long[] = {
@@ -97,6 +104,7 @@ static const struct option base_long[] = {
 	{ "log", required_argument, NULL, O_LOG },
 	{ "log-exceptions", no_argument, NULL, O_LOG_EXC },
 	{ "force", no_argument, NULL, O_FORCE },
+	{ "protocol", required_argument, NULL, O_PROTOCOL },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -128,6 +136,7 @@ struct record {
 	struct pft_rec_cycles cycles;
 	uint64_t cpu_freq, ts_freq;
 	int quiet, log_exceptions, max_given, force;
+	int etm3;                  /* --protocol etm3 */
 	struct record_ptm_opts ptm;
 };
 
@@ -281,6 +290,14 @@ static int parse_args(struct record *r, int argc, char **argv)
 		case O_LOG: r->log_path = optarg; break;
 		case O_LOG_EXC: r->log_exceptions = 1; break;
 		case O_FORCE: r->force = 1; break;
+		case O_PROTOCOL:
+			if (!strcmp(optarg, "etm3"))
+				r->etm3 = 1;
+			else if (!strcmp(optarg, "ptm"))
+				r->etm3 = 0;
+			else
+				goto bad;
+			break;
 		case '?':
 			cli_error(cmd, "unknown or incomplete option '%s' (see --help)",
 			          argv[optind - 1]);
@@ -414,7 +431,7 @@ static int run_failed(const struct record *r, const char *path, const char *msg,
 
 static void summary(const struct record *r, const struct pft_rec_pipe *p,
                     const struct pft_rec_emu_stats *es, const struct pft_rec_src_stats *ss,
-                    const struct record_ptm *rp)
+                    const struct record_ptm *rp, const struct record_etm3 *re)
 {
 	if (r->quiet)
 		return;
@@ -432,6 +449,8 @@ static void summary(const struct record *r, const struct pft_rec_pipe *p,
 	fputc('\n', stderr);
 	if (rp)
 		record_ptm_summary(rp, stderr);
+	if (re)
+		record_etm3_summary(re, stderr);
 }
 
 /* --elf files loaded and moved to their bases (*n of them, also on
@@ -551,6 +570,7 @@ int cmd_record(int argc, char **argv)
 	struct pft_rec_emu_stats es;
 	struct pft_rec_src_stats ss;
 	struct record_ptm *rp = NULL;
+	struct record_etm3 *re = NULL;
 	struct pft_rec_consumer cons, logc = { log_insn, log_exc, log_end, NULL };
 	char msg[512] = "";
 	unsigned i, nloaded = 0;
@@ -563,7 +583,11 @@ int cmd_record(int argc, char **argv)
 	exit_code = load_programs(r, elfs, elfp, &nloaded);
 	if (!exit_code && r->log_path && !(r->lw.f = cli_open_output(cmd, r->log_path)))
 		exit_code = PFT_EXIT_USAGE;
-	if (!exit_code && r->out_dir) {
+	if (!exit_code && r->out_dir && r->etm3) {
+		exit_code = record_etm3_open(&re, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
+		if (!exit_code)
+			record_etm3_consumer(re, &cons);
+	} else if (!exit_code && r->out_dir) {
 		exit_code = record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
 		if (!exit_code)
 			record_ptm_consumer(rp, &cons);
@@ -572,16 +596,21 @@ int cmd_record(int argc, char **argv)
 		goto out;
 	r->lw.exceptions = r->log_exceptions;
 	logc.ctx = &r->lw;
-	pft_rec_pipe_init(&pipe, &r->cycles, r->lw.f ? &logc : NULL, rp ? &cons : NULL);
+	pft_rec_pipe_init(&pipe, &r->cycles, r->lw.f ? &logc : NULL, rp || re ? &cons : NULL);
 	exit_code = replaying ? replay(r, elfp, nloaded, &pipe, &ss) : emulate(r, &elfs[0], &pipe, &es);
 	if (!exit_code && rp && record_ptm_write(rp, r->out_dir, elfp, nloaded, msg, sizeof(msg)) < 0) {
 		cli_error(cmd, "%s", msg);
 		exit_code = PFT_EXIT_USAGE;
 	}
+	if (!exit_code && re && record_etm3_write(re, r->out_dir, elfp, nloaded, msg, sizeof(msg)) < 0) {
+		cli_error(cmd, "%s", msg);
+		exit_code = PFT_EXIT_USAGE;
+	}
 	if (!exit_code)
-		summary(r, &pipe, replaying ? NULL : &es, replaying ? &ss : NULL, rp);
+		summary(r, &pipe, replaying ? NULL : &es, replaying ? &ss : NULL, rp, re);
 out:
 	record_ptm_free(rp);
+	record_etm3_free(re);
 	if (r->lw.f && r->lw.f != stdout && fclose(r->lw.f) != 0 && exit_code == PFT_EXIT_OK) {
 		cli_error(cmd, "%s: %s", r->log_path, strerror(errno));
 		exit_code = PFT_EXIT_USAGE;
