@@ -397,8 +397,11 @@ int pft_etm3_gen_insn(struct pft_etm3_gen *g, const struct pft_etm3_gen_insn *in
 			return rc;
 		g->st.exc_returns++;
 	}
+	/* a direct branch that changes the instruction set (BLX immediate) has
+	 * its address output too: OpenCSD keeps the old ISA until it sees one */
 	if (e && ((in->flags & PFT_ETM3_GEN_I_INDIRECT) ||
-		  ((in->flags & PFT_ETM3_GEN_I_DIRECT) && g->f.branch_broadcast))) {
+		  ((in->flags & PFT_ETM3_GEN_I_DIRECT) &&
+		   (g->f.branch_broadcast || in->next_isa != in->isa)))) {
 		if ((rc = flush_atoms(g)) < 0)
 			return rc;
 		g->br_pending = 1;
