@@ -228,9 +228,34 @@ int main(void)
 	spec.trace_format = PFT_FRAME_TPIU;
 	CHECK_EQ(pft_snapshot_write(tmp, &spec, msg, sizeof msg), -PFT_E_INVAL);
 	spec.trace_format = PFT_FRAME_RAW;
-	spec.config.etmidr = 0x410CF250; /* an ETMv3.5 */
+	spec.config.etmidr = 0x410CF450; /* neither a PTM nor an ETMv3 */
 	CHECK_EQ(pft_snapshot_write(tmp, &spec, msg, sizeof msg), -PFT_E_BAD_CONFIG);
 	CHECK(strstr(msg, "ETMIDR") != NULL);
+	{
+		/* an ETMv3.5 is written with its device type */
+		char e3[1200], line[200];
+		FILE *f;
+		int found = 0;
+
+		spec.config.etmidr = 0x410CF250;
+		snprintf(e3, sizeof e3, "%s/etm3", tmp);
+		spec.trace = NULL; /* (freed above) */
+		spec.trace_len = 0;
+		spec.n_mem = 0;
+		CHECK_EQ(pft_snapshot_write(e3, &spec, msg, sizeof msg), 0);
+		snprintf(e3, sizeof e3, "%s/etm3/%s.ini", tmp, spec.source_name);
+		f = fopen(e3, "r");
+		CHECK(f != NULL);
+		while (f && fgets(line, sizeof line, f))
+			found |= strcmp(line, "type=ETM3.5\n") == 0;
+		if (f)
+			fclose(f);
+		CHECK(found);
+		spec.config.etmidr = 0x410CF250;
+		spec.config.etmtraceidr = 0; /* ETMv3 rules: a reserved trace ID */
+		CHECK_EQ(pft_snapshot_write(tmp, &spec, msg, sizeof msg), -PFT_E_BAD_CONFIG);
+		spec.config.etmtraceidr = 0x13;
+	}
 	spec.config.etmidr = 0x411CF312;
 	spec.source_name = "../evil";
 	CHECK_EQ(pft_snapshot_write(tmp, &spec, msg, sizeof msg), -PFT_E_INVAL);
