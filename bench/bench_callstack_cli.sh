@@ -56,8 +56,8 @@ unit="s CPU"
 [ $CG -eq 1 ] && unit="instructions"
 echo "stream: $MIB MiB of TC2 0x13 (raw PFT)${SYMS:+, $SYMS}; cost in $unit"
 # shellcheck disable=SC2086
-dec=$(cost "$PFT" decode --stats $OPTS "$T/tc2.bin")
-printf "%-34s %14s\n" "pft decode --stats" "$dec"
+dec=$(cost "$PFT" decode --stats --jobs 1 $OPTS "$T/tc2.bin")
+printf "%-34s %14s\n" "pft decode --stats --jobs 1" "$dec"
 for c in "profile" "profile --format callgrind" "timeline -o /dev/null" "tail"; do
 	# shellcheck disable=SC2086
 	v=$(cost "$PFT" $c $OPTS $SYMS "$T/tc2.bin")

@@ -75,8 +75,9 @@ struct tl {
 	size_t n;
 	int err;
 	struct numc ts, insn;   /* the last ts and insn written, formatted */
-	uint32_t tidcid;        /* the last tid written, formatted */
-	char tidd[24];
+	uint32_t tidcid;        /* the last pid and tid written: ","pid":P,"tid":T */
+	unsigned tidpid;
+	char tidd[64];
 	size_t tidlen;
 };
 
@@ -391,11 +392,25 @@ static char *w_name(struct tl *t, char *o, const char *name)
 /* symbol+offset, or 0x%08x without symbols */
 static inline char *w_addr(struct tl *t, char *o, uint64_t addr)
 {
-	char b[160];
+	static const char hx[] = "0123456789abcdef";
+	uint64_t start, off;
+	const char *name;
+	char d[20];
+	int i = 20;
 
-	if (t->s->dbg)
-		return w_name(t, o, prof_addr_name(t->s, addr, b, sizeof(b)));
-	return w_hex(o, addr);
+	if (!t->s->dbg || !prof_sym_at(t->s, addr, &start, &name))
+		return w_hex(o, addr);                /* as prof_addr_name */
+	o = w_name(t, o, name);
+	if (addr == start)
+		return o;
+	off = addr - start;
+	do {
+		d[--i] = hx[off & 15];
+		off >>= 4;
+	} while (off);
+	o = W_LIT(o, "+0x");
+	memcpy(o, d + i, (size_t)(20 - i));
+	return o + (20 - i);
 }
 
 /* the thread name of a context seen for the first time */
@@ -433,14 +448,17 @@ static char *begin(struct tl *t, char ph, uint32_t cid, uint64_t ts)
 	else
 		o = W_LIT(o, ",\n{\"ph\":\"");
 	*o++ = ph;
-	o = W_LIT(o, "\",\"pid\":");
-	o += fmt_u64(o, t->pid);
-	o = W_LIT(o, ",\"tid\":");
-	if (cid != t->tidcid || !t->tidlen) {
+	if (cid != t->tidcid || t->pid != t->tidpid || !t->tidlen) {
+		char *e = W_LIT(t->tidd, "\",\"pid\":");
+
+		e += fmt_u64(e, t->pid);
+		e = W_LIT(e, ",\"tid\":");
+		e += fmt_u64(e, cid);
 		t->tidcid = cid;
-		t->tidlen = fmt_u64(t->tidd, cid);
+		t->tidpid = t->pid;
+		t->tidlen = (size_t)(e - t->tidd);
 	}
-	memcpy(o, t->tidd, sizeof(t->tidd));
+	memcpy(o, t->tidd, sizeof(t->tidd));  /* a fixed size: no call */
 	o += t->tidlen;
 	o = W_LIT(o, ",\"ts\":");
 	o = w_ts(t, o, ts);

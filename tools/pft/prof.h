@@ -93,6 +93,8 @@ void prof_close(struct prof_session *s);
 int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key);
 /* Name of a key: symbol, "[exception irq]", "[no frame]" or "0x%08x". */
 const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf, size_t cap);
+/* The symbol holding addr (as pft_dbg_symbol): 1, its start and name; or 0. */
+int prof_sym_at(const struct prof_session *s, uint64_t addr, uint64_t *start, const char **name);
 /* symbol+offset of an address, or "0x%08x" */
 const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap);
 

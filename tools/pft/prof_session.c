@@ -19,6 +19,7 @@
 struct prof_fcache {
 	struct {
 		uint64_t lo, hi, addr, size;
+		const char *name;
 		int found;
 	} e[FC_N];
 	unsigned next;
@@ -307,13 +308,14 @@ void prof_close(struct prof_session *s)
 
 /* ---- names ---- */
 
-int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
+/* The cache entry of the symbol holding addr (as pft_dbg_symbol), or -1. */
+static int fc_find(const struct prof_session *s, uint64_t addr)
 {
 	struct prof_fcache *fc = s->fc;
 	unsigned i;
 
 	if (!s->dbg || !fc)
-		return 0;
+		return -1;
 	for (i = 0; i < FC_N; i++)
 		if (addr - fc->e[i].lo < fc->e[i].hi - fc->e[i].lo)
 			break;
@@ -328,8 +330,17 @@ int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
 		fc->e[i].hi = hi;
 		fc->e[i].addr = sym.addr;
 		fc->e[i].size = sym.size;
+		fc->e[i].name = sym.name;
 	}
-	if (!fc->e[i].found)
+	return fc->e[i].found ? (int)i : -1;
+}
+
+int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
+{
+	struct prof_fcache *fc = s->fc;
+	int i = fc_find(s, addr);
+
+	if (i < 0)
 		return 0;
 	/* an unsized symbol below an address outside the image (a call to
 	   unmapped memory) does not hold it */
@@ -344,6 +355,17 @@ int prof_func_at(const struct prof_session *s, uint64_t addr, uint64_t *key)
 		fc->rhi = addr + (uint64_t)n;
 	}
 	*key = fc->e[i].addr;
+	return 1;
+}
+
+int prof_sym_at(const struct prof_session *s, uint64_t addr, uint64_t *start, const char **name)
+{
+	int i = fc_find(s, addr);
+
+	if (i < 0)
+		return 0;
+	*start = s->fc->e[i].addr;
+	*name = s->fc->e[i].name;
 	return 1;
 }
 
@@ -365,14 +387,15 @@ const char *prof_func_name(const struct prof_session *s, uint64_t key, char *buf
 
 const char *prof_addr_name(const struct prof_session *s, uint64_t addr, char *buf, size_t cap)
 {
-	struct pft_dbg_symbol sym;
+	uint64_t start;
+	const char *name;
 
-	if (!s->dbg || pft_dbg_symbol(s->dbg, addr, &sym, sizeof(sym)) != 0)
+	if (!prof_sym_at(s, addr, &start, &name))
 		snprintf(buf, cap, "0x%08" PRIx64, addr);
-	else if (addr != sym.addr)
-		snprintf(buf, cap, "%s+0x%" PRIx64, sym.name, addr - sym.addr);
+	else if (addr != start)
+		snprintf(buf, cap, "%s+0x%" PRIx64, name, addr - start);
 	else
-		snprintf(buf, cap, "%s", sym.name);
+		snprintf(buf, cap, "%s", name);
 	return buf;
 }
 
