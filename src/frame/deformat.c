@@ -73,7 +73,8 @@ struct pft_frame_decoder {
 	int want_search;         /* the caller doubts the alignment */
 	enum align_state astate;
 	int force_next;          /* REPLAY: unpack the next frame whatever it looks like */
-	int force_window;        /* REPLAY: the whole window (the search kept the alignment) */
+	unsigned force_frames;   /* REPLAY: frames of the window still taken without
+	                            doubt (the search kept the alignment) */
 	unsigned holdoff;        /* frames taken without doubt after a fruitless search */
 	unsigned backoff;        /* the next holdoff: doubles while searches find nothing */
 	struct realign_lsb *lsb_t; /* the low-bit table of trace ID lsb_id */
@@ -443,13 +444,16 @@ static void search_decide(struct pft_frame_decoder *dec)
 		push_error(dec, PFT_FERR_REALIGN, dec->la_off[0], k);
 		dec->cur_id = PFT_FRAME_ID_UNKNOWN; /* the ID in force is lost with the bytes */
 		dec->backoff = 0;
-		dec->force_window = 0;
+		dec->force_frames = 0;
 	} else {
 		/* the alignment holds: replay the window as it is, and take the next
-		 * frames without doubt for a while, longer each time in a row */
+		 * frames without doubt for a while, longer each time in a row.  The
+		 * first time, only the window's first half is beyond doubt: the
+		 * bytes may be lost in its second half, where the frames before
+		 * the loss outweighed those after it */
 		dec->backoff = dec->backoff ? (dec->backoff < 4096 ? 2 * dec->backoff : 4096) : 16;
 		dec->holdoff = dec->backoff;
-		dec->force_window = 1;
+		dec->force_frames = dec->backoff == 16 ? LA_FRAMES / 2 : LA_FRAMES + 1;
 	}
 	/* the chosen frames name the IDs in use */
 	for (p = k; p + PFT_FRAME_SIZE <= dec->la_len; p += PFT_FRAME_SIZE)
@@ -489,9 +493,11 @@ static void replay_step(struct pft_frame_decoder *dec)
 		dec->astate = A_NORMAL;
 		return;
 	}
-	if (dec->force_next || dec->force_window || is_fsync_frame(f) ||
+	if (dec->force_next || dec->force_frames || is_fsync_frame(f) ||
 	    (!dec->want_search && !realign_frame_doubt(&dec->ids, f))) {
 		dec->force_next = 0;
+		if (dec->force_frames)
+			dec->force_frames--;
 		dec->la_pos += PFT_FRAME_SIZE;
 		unpack_frame(dec, f, o, 0);
 		return;
