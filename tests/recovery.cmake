@@ -4,7 +4,7 @@
 # below what is measured (doc/decode.md, "Damaged captures").
 find_program(PFT_RECOVERY_PYTHON3 python3)
 if(PFT_RECOVERY_PYTHON3)
-  foreach(mode_min delete:96 insert:95)
+  foreach(mode_min delete:97 insert:96)
     string(REPLACE ":" ";" mm ${mode_min})
     list(GET mm 0 mode)
     list(GET mm 1 min)
