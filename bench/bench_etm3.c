@@ -43,125 +43,16 @@
 #include "pft/frame.h"
 
 #include "bench_ocsd.h"
+#include "bench_pkt.h"
 
-struct counts {
-	uint64_t packets;
-	uint64_t other;
-};
-
-#define NOINLINE __attribute__((noinline))
-
-static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-			       size_t chunk, struct counts *c)
-{
-	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
-	struct pft_etm3_packet p;
-	size_t pos = 0;
-	double t0;
-	int r;
-
-	memset(c, 0, sizeof(*c));
-	if (!d)
-		return -1;
-	t0 = bench_cpu();
-	for (;;) {
-		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_decoder_feed(d, buf + pos, n);
-		pos += n;
-		if (pos == len)
-			pft_etm3_decoder_end(d);
-		while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
-			if (p.type == PFT_ETM3_UNSYNCED || p.type == PFT_ETM3_ERROR)
-				c->other++;
-			else
-				c->packets++;
-		}
-		if (r != -PFT_E_AGAIN)
-			break;
-	}
-	t0 = bench_cpu() - t0;
-	pft_etm3_decoder_free(d);
-	return r == -PFT_E_EOS ? t0 : -1;
-}
-
-#define BATCH 256
-
-static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-				     size_t chunk, struct counts *c)
-{
-	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
-	static struct pft_etm3_packet p[BATCH];
-	size_t pos = 0;
-	double t0;
-	int r, i;
-
-	memset(c, 0, sizeof(*c));
-	if (!d)
-		return -1;
-	t0 = bench_cpu();
-	for (;;) {
-		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_decoder_feed(d, buf + pos, n);
-		pos += n;
-		if (pos == len)
-			pft_etm3_decoder_end(d);
-		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
-			for (i = 0; i < r; i++) {
-				if (p[i].type == PFT_ETM3_UNSYNCED || p[i].type == PFT_ETM3_ERROR)
-					c->other++;
-				else
-					c->packets++;
-			}
-		}
-		if (r != -PFT_E_AGAIN)
-			break;
-	}
-	t0 = bench_cpu() - t0;
-	pft_etm3_decoder_free(d);
-	return r == -PFT_E_EOS ? t0 : -1;
-}
-
-/* pft_etm3_decoder_count(): the items counted per type, no packet written
- * (what pft dump --stats uses). */
-static NOINLINE double run_pft_count(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-				     size_t chunk, struct counts *c)
-{
-	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
-	struct pft_etm3_counts k;
-	size_t pos = 0;
-	double t0;
-	int r, t;
-
-	memset(c, 0, sizeof(*c));
-	memset(&k, 0, sizeof(k));
-	if (!d)
-		return -1;
-	t0 = bench_cpu();
-	for (;;) {
-		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_decoder_feed(d, buf + pos, n);
-		pos += n;
-		if (pos == len)
-			pft_etm3_decoder_end(d);
-		r = pft_etm3_decoder_count(d, &k, sizeof(k));
-		if (r != -PFT_E_AGAIN)
-			break;
-	}
-	t0 = bench_cpu() - t0;
-	for (t = 1; t < PFT_ETM3_NR_TYPES; t++) {
-		if (t == PFT_ETM3_UNSYNCED || t == PFT_ETM3_ERROR)
-			c->other += k.items[t];
-		else
-			c->packets += k.items[t];
-	}
-	pft_etm3_decoder_free(d);
-	return r == -PFT_E_EOS ? t0 : -1;
-}
+/* run_pft, run_pft_batch and run_pft_count for the ETMv3 packet decoder. */
+BENCH_PKT_RUNNERS(etm3, struct pft_etm3_packet, struct pft_etm3_counts, PFT_ETM3_UNSYNCED,
+		  PFT_ETM3_ERROR, PFT_ETM3_NR_TYPES)
 
 static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t op,
 				      const ocsd_trc_index_t index, const void *pkt_in)
 {
-	struct counts *c = (struct counts *)ctx;
+	struct bench_counts *c = (struct bench_counts *)ctx;
 	const ocsd_etmv3_pkt *pkt = pkt_in;
 
 	(void)index;
@@ -184,7 +75,7 @@ static ocsd_datapath_resp_t ocsd_sink(const void *ctx, const ocsd_datapath_op_t 
 }
 
 static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf, size_t len,
-				size_t chunk, struct counts *c)
+				size_t chunk, struct bench_counts *c)
 {
 	memset(c, 0, sizeof(*c));
 	return bench_ocsd_packets(OCSD_BUILTIN_DCD_ETMV3, cfg, ocsd_sink, c, buf, len, chunk);
@@ -288,46 +179,40 @@ static int bench_decode(const struct pft_config *cfg, const char *data, const ui
 	return 0;
 }
 
+/* --only pft runs the three libpft runners, --only ocsd OpenCSD's. */
+static const struct bench_runner runners[] = {
+	{ "pft", "libpft (next)", run_pft },
+	{ "pft", "libpft (batch)", run_pft_batch },
+	{ "pft", "libpft (count)", run_pft_count },
+	{ "ocsd", "OpenCSD", run_ocsd }, /* the reference: last */
+};
+#define NRUNNERS ((int)(sizeof(runners) / sizeof(runners[0])))
+
 int main(int argc, char **argv)
 {
-	const char *data = getenv("PFT_DATA");
-	size_t mib = 64, chunk = 1 << 20, len, slen, blen, i, last;
-	int reps = 3, k, id = 0x10, only = -1, decode = 0;
+	struct bench_opts o;
+	size_t len, slen, i, last;
+	int k, id = 0x10, decode = 0, status;
 	char path[1024];
 	uint8_t *cap, *stream, *big;
 	struct pft_config cfg;
-	struct counts cp, cb, cc, co;
-	double bp = 1e30, bb = 1e30, bc = 1e30, bo = 1e30;
-	const char *save = NULL;
 	int64_t n;
 
+	bench_opts_init(&o);
 	for (k = 1; k < argc; k++) {
-		if (!strcmp(argv[k], "--mib") && k + 1 < argc)
-			mib = strtoul(argv[++k], NULL, 0);
-		else if (!strcmp(argv[k], "--chunk") && k + 1 < argc)
-			chunk = strtoul(argv[++k], NULL, 0);
-		else if (!strcmp(argv[k], "--reps") && k + 1 < argc)
-			reps = atoi(argv[++k]);
-		else if (!strcmp(argv[k], "--data") && k + 1 < argc)
-			data = argv[++k];
-		else if (!strcmp(argv[k], "--save") && k + 1 < argc)
-			save = argv[++k];
-		else if (!strcmp(argv[k], "--decode"))
+		if (bench_opts_take(&o, argc, argv, &k, runners, NRUNNERS))
+			continue;
+		if (!strcmp(argv[k], "--decode"))
 			decode = 1;
 		else if (!strcmp(argv[k], "--id") && k + 1 < argc)
 			id = (int)strtol(argv[++k], NULL, 0);
-		else if (!strcmp(argv[k], "--only") && k + 1 < argc &&
-			 (!strcmp(argv[k + 1], "pft") || !strcmp(argv[k + 1], "ocsd")))
-			only = !strcmp(argv[++k], "ocsd");
 		else {
 			fprintf(stderr, "usage: %s [--mib N] [--chunk BYTES] [--reps N] [--data DIR] "
 					"[--id 0x10|0x11|0x12] [--only pft|ocsd] [--decode] [--save FILE]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (!data)
-		data = PFT_DATA_DIR;
-	if (!mib || !chunk || chunk > 0xFFFFFFFFu || reps < 1 || id < 0x10 || id > 0x12) {
+	if (!bench_opts_check(&o) || id < 0x10 || id > 0x12) {
 		fprintf(stderr, "bench_etm3: bad --mib, --chunk, --reps or --id\n");
 		return 2;
 	}
@@ -336,7 +221,7 @@ int main(int argc, char **argv)
 	cfg.etmidr = 0x410CF250u;
 	cfg.etmccer = 0x344008F2u;
 	cfg.etmtraceidr = (uint32_t)id;
-	snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", data);
+	snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", o.data);
 	cap = bench_read_file(path, &len);
 	if (!cap) {
 		fprintf(stderr, "bench_etm3: cannot read %s (set --data or PFT_DATA)\n", path);
@@ -359,91 +244,20 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_etm3: fewer than two A-syncs in the stream\n");
 		return 2;
 	}
-	blen = mib << 20;
-	big = malloc(blen + slen);
+	big = bench_repeat(stream + i, last - i, o.mib, &len);
 	if (!big)
 		return 2;
-	for (len = 0; len < blen; len += last - i)
-		memcpy(big + len, stream + i, last - i);
 	printf("stream: %s ID 0x%x, %zu bytes from offset %zu, repeated to %zu bytes (%.1f MiB); "
-	       "chunk %zu\n", path, id, last - i, i, len, (double)len / (1 << 20), chunk);
-	if (save) {
-		FILE *f = fopen(save, "wb");
-		if (!f || fwrite(big, 1, len, f) != len || fclose(f)) {
-			fprintf(stderr, "bench_etm3: cannot write %s\n", save);
-			return 2;
-		}
-	}
-	if (decode) {
-		int rc = bench_decode(&cfg, data, big, len, chunk, reps);
-		free(big);
-		free(stream);
-		free(cap);
-		return rc;
-	}
-	memset(&cp, 0, sizeof(cp));
-	memset(&co, 0, sizeof(co));
-	for (k = 0; k < reps; k++) {
-		double t;
-		if (only != 1) {
-			t = run_pft(&cfg, big, len, chunk, &cp);
-			if (t < 0) {
-				fprintf(stderr, "bench_etm3: libpft failed\n");
-				return 2;
-			}
-			if (t < bp)
-				bp = t;
-			t = run_pft_batch(&cfg, big, len, chunk, &cb);
-			if (t < 0) {
-				fprintf(stderr, "bench_etm3: libpft (batch) failed\n");
-				return 2;
-			}
-			if (t < bb)
-				bb = t;
-			t = run_pft_count(&cfg, big, len, chunk, &cc);
-			if (t < 0) {
-				fprintf(stderr, "bench_etm3: libpft (count) failed\n");
-				return 2;
-			}
-			if (t < bc)
-				bc = t;
-		}
-		if (only != 0) {
-			t = run_ocsd(&cfg, big, len, chunk, &co);
-			if (t < 0) {
-				fprintf(stderr, "bench_etm3: OpenCSD failed\n");
-				return 2;
-			}
-			if (t < bo)
-				bo = t;
-		}
-	}
-	if (only != 1) {
-		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "libpft (next)",
-		       (double)len / bp / 1e6, (unsigned long long)cp.packets,
-		       (unsigned long long)cp.other, bp);
-		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "libpft (batch)",
-		       (double)len / bb / 1e6, (unsigned long long)cb.packets,
-		       (unsigned long long)cb.other, bb);
-		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "libpft (count)",
-		       (double)len / bc / 1e6, (unsigned long long)cc.packets,
-		       (unsigned long long)cc.other, bc);
-	}
-	if (only != 0)
-		printf("%-14s %8.1f MB/s  %12llu packets  %llu other items  (%.3f s)\n", "OpenCSD",
-		       (double)len / bo / 1e6, (unsigned long long)co.packets,
-		       (unsigned long long)co.other, bo);
-	if (only < 0) {
-		printf("ratio libpft (next)   %5.1fx OpenCSD\n", bo / bp);
-		printf("ratio libpft (batch)  %5.1fx OpenCSD\n", bo / bb);
-		printf("ratio libpft (count)  %5.1fx OpenCSD\n", bo / bc);
-		if (cp.packets != co.packets || cb.packets != co.packets || cc.packets != co.packets) {
-			printf("packet counts differ\n");
-			return 1;
-		}
-	}
+	       "chunk %zu\n", path, id, last - i, i, len, (double)len / (1 << 20), o.chunk);
+	if (o.save && bench_save("bench_etm3", o.save, big, len))
+		return 2;
+	if (decode)
+		status = bench_decode(&cfg, o.data, big, len, o.chunk, o.reps);
+	else
+		status = bench_run_report("bench_etm3", runners, NRUNNERS, o.only, o.reps, 0, &cfg,
+					  big, len, o.chunk);
 	free(big);
 	free(stream);
 	free(cap);
-	return 0;
+	return status;
 }
