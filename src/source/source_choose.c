@@ -131,6 +131,9 @@ static int find_source(struct pft_source *s, const char *dir, const struct pft_s
 			if (t.is_ptm)
 				idx = (int)i;
 		}
+	/* no PTM, and one source (an ETMv3 recorded by pft record): that one */
+	if (idx < 0 && !p->source_name && p->trace_id < 0 && pft_snapshot_source_count(s->snap) == 1)
+		idx = 0;
 	if (idx >= 0)
 		return idx;
 	list_sources(s->snap, list, sizeof list);
