@@ -153,7 +153,7 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 	size_t nstream = 0, nhdr = 0, ntfo_seen = 0, pos, ncyc = 0;
 	uint64_t next_off = 0;
 	struct pft_tfo_item it;
-	int tail = 0;
+	int tail = 0, triggered = 0;
 
 	REQUIRE(g && d);
 	for (pos = 2; ncyc < 20000; pos += 2, ncyc++) {
@@ -179,8 +179,11 @@ static void run_roundtrip(const uint8_t *data, size_t size)
 			in.npush = (uint16_t)(1 + (b & 3));
 		else
 			in.status &= (uint8_t)~1u;
-		if ((a & 0x90) == 0x90 && !tail)
+		if ((a & 0x90) == 0x90 && !tail && !triggered) {
+			/* one trigger per trace run; the generator refuses more */
 			in.flags |= PFT_TFO_GEN_TRIGGER;
+			triggered = 1;
+		}
 		if (!busy && (ncyc == 0 || ((a & 0x60) == 0x60 && level < 80 && !tail))) {
 			in.flags |= PFT_TFO_GEN_TFO;
 			in.reason = ncyc == 0 ? 1 : (uint8_t)((b >> 2) & 3);

@@ -176,7 +176,8 @@ PFT_API int pft_tfo_sync_counter_tick(struct pft_tfo_sync_counter *s, unsigned p
  * exactly one port cycle. */
 enum {
 	PFT_TFO_GEN_TFO = 1,     /* a TFO occurs on this cycle (reason in .reason) */
-	PFT_TFO_GEN_TRIGGER = 2  /* the trigger event occurs on this cycle */
+	PFT_TFO_GEN_TRIGGER = 2  /* the trigger event occurs on this cycle (once per generator:
+				  * "the trigger can occur only once per trace run") */
 };
 
 struct pft_tfo_gen_cycle {
@@ -205,8 +206,9 @@ PFT_API void pft_tfo_gen_free(struct pft_tfo_gen *g);
 /* Run one cycle.  bytes: in->npush bytes (may be NULL when 0).  note may be
  * NULL.  Returns 0, or (nothing is changed then):
  *   -PFT_E_INVAL  bad status/reason, reason 0 without IE, a TFO while the
- *                 previous TFO value is still being output, or a TFO value
- *                 above 95 (too many bytes in the FIFO);
+ *                 previous TFO value is still being output, a TFO value
+ *                 above 95 (too many bytes in the FIFO), or a second
+ *                 trigger;
  *   -PFT_E_NOSPC  the FIFO would overflow. */
 PFT_API int pft_tfo_gen_step(struct pft_tfo_gen *g, const struct pft_tfo_gen_cycle *in,
 			     const uint8_t *bytes, struct pft_tfo_cycle *out,

@@ -22,7 +22,10 @@
  *  - trigger: PIPESTAT TR with the replaced status on TRACEPKT[3:0] (TD =
  *    0111 on a TFO cycle, whose value then follows on the next cycle(s));
  *    the port output (TFO nibble, gap nibble or FIFO data) of that cycle
- *    moves to the next cycle;
+ *    moves to the next cycle; "the trigger can occur only once per trace
+ *    run" (the TFO text), and a generator is one trace run, so a second
+ *    trigger is refused (repeated TR cycles would stall the FIFO output
+ *    without bound, which no ETM does);
  *  - a lane with nothing to carry (empty FIFO on a non-WT cycle, second lane
  *    of a 16-bit cycle with one byte) is driven 0 and counted in
  *    note->idle_lanes: a port-level decoder cannot tell it from data. */
@@ -41,6 +44,7 @@ struct pft_tfo_gen {
 	uint8_t half;        /* 4-bit: low nibble of the head byte is out */
 	uint8_t slots[4];    /* pending port slots (TFO value, gap) */
 	uint8_t nslots, tfo_code;
+	uint8_t triggered;   /* the one trigger of the trace run has occurred */
 	uint64_t offset;     /* stream offset of the next byte pushed */
 };
 
@@ -165,6 +169,8 @@ int pft_tfo_gen_step(struct pft_tfo_gen *g, const struct pft_tfo_gen_cycle *in,
 		return -PFT_E_INVAL;
 	tfo = (in->flags & PFT_TFO_GEN_TFO) != 0;
 	trig = (in->flags & PFT_TFO_GEN_TRIGGER) != 0;
+	if (trig && g->triggered)
+		return -PFT_E_INVAL;
 	need = in->npush;
 	if (tfo) {
 		if (in->reason > 3 || g->nslots)
@@ -203,6 +209,7 @@ int pft_tfo_gen_step(struct pft_tfo_gen *g, const struct pft_tfo_gen_cycle *in,
 		fifo_push(g, bytes[i]);
 
 	if (trig) {
+		g->triggered = 1;
 		/* 6.1.7: TR replaces the status; TRACEPKT[3:0] shows the replaced
 		 * one, TD only for a TFO.  Port output moves to the next cycle. */
 		out->pipestat = PFT_TFO_PS_TR;

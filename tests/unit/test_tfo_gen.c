@@ -190,15 +190,37 @@ static void test_trigger_on_gap(void)
 	run(&port, in, 8, data, want, NULL);
 }
 
-/* 6.1.7: a trigger with an empty FIFO shows WT as the replaced status; a
- * trigger during FIFO output stops the draining for that cycle.  16-bit:
- * two bytes a cycle, TFO value on [7:0]. */
+/* 6.1.7: a trigger with an empty FIFO shows WT as the replaced status.
+ * 16-bit: two bytes a cycle, TFO value on [7:0]. */
+static void test_trigger_16_empty(void)
+{
+	static const struct pft_tfo_port port = { 16, 0 };
+	static const uint8_t data[] = { 1, 2, 3, 4, 5 };
+	const struct pft_tfo_gen_cycle in[] = {
+		{ WT, PFT_TFO_GEN_TRIGGER, 0, 0, 0 },
+		{ WT, PFT_TFO_GEN_TFO, 1, 0, 1 },
+		{ DE, 0, 0, 0, 4 },
+		{ IE, 0, 0, 0, 0 },
+		{ WT, 0, 0, 0, 0 },
+	};
+	const struct exp want[] = {
+		{ TR, WT },
+		{ TD, 0x0009 },     /* value 0, upper byte unused */
+		{ DE, 0x0120 },     /* header (reason 1) + byte 1 */
+		{ IE, 0x0302 },
+		{ WT, 0x0504 },
+	};
+
+	run(&port, in, 5, data, want, NULL);
+}
+
+/* A trigger during FIFO output stops the draining for that cycle; the
+ * data comes one cycle later.  16-bit. */
 static void test_trigger_16(void)
 {
 	static const struct pft_tfo_port port = { 16, 0 };
 	static const uint8_t data[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 	const struct pft_tfo_gen_cycle in[] = {
-		{ WT, PFT_TFO_GEN_TRIGGER, 0, 0, 0 },
 		{ WT, PFT_TFO_GEN_TFO, 1, 0, 1 },
 		{ DE, 0, 0, 0, 4 },
 		{ IE, PFT_TFO_GEN_TRIGGER, 0, 0, 0 },
@@ -209,7 +231,6 @@ static void test_trigger_16(void)
 		{ WT, 0, 0, 0, 0 },
 	};
 	const struct exp want[] = {
-		{ TR, WT },
 		{ TD, 0x0009 },     /* value 0, upper byte unused */
 		{ DE, 0x0120 },     /* header (reason 1) + byte 1 */
 		{ TR, IE },
@@ -219,11 +240,39 @@ static void test_trigger_16(void)
 		{ WT, 0x0908 },
 		{ WT, 0x000A },     /* one byte: upper lane idle */
 	};
-	struct pft_tfo_gen_note notes[9];
+	struct pft_tfo_gen_note notes[8];
 
-	run(&port, in, 9, data, want, notes);
-	CHECK_EQ(notes[8].idle_lanes, 1);
-	CHECK_EQ(notes[2].idle_lanes, 0);
+	run(&port, in, 8, data, want, notes);
+	CHECK_EQ(notes[7].idle_lanes, 1);
+	CHECK_EQ(notes[1].idle_lanes, 0);
+}
+
+/* "The trigger can occur only once per trace run" (the TFO text).  A
+ * generator that triggered on every cycle stalled the FIFO output for as
+ * long as it liked, a port no ETM drives and no bounded synchroniser can
+ * follow: the second trigger is refused and nothing changes. */
+static void test_one_trigger(void)
+{
+	static const struct pft_tfo_port port = { 4, 0 };
+	struct pft_tfo_gen *g = pft_tfo_gen_alloc(&port, 16);
+	const struct pft_tfo_gen_cycle tfo = { WT, PFT_TFO_GEN_TFO, 1, 0, 0 };
+	const struct pft_tfo_gen_cycle trig = { IN, PFT_TFO_GEN_TRIGGER, 0, 0, 0 };
+	const struct pft_tfo_gen_cycle plain = { IN, 0, 0, 0, 0 };
+	struct pft_tfo_cycle out;
+
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	CHECK_EQ(pft_tfo_gen_step(g, &tfo, NULL, &out, NULL), 0);
+	CHECK_EQ(pft_tfo_gen_step(g, &trig, NULL, &out, NULL), 0);
+	CHECK_EQ(out.pipestat, TR);
+	CHECK_EQ(pft_tfo_gen_step(g, &trig, NULL, &out, NULL), -PFT_E_INVAL);
+	CHECK_EQ(pft_tfo_gen_busy(g), 1); /* the upper value nibble is still due */
+	CHECK_EQ(pft_tfo_gen_step(g, &plain, NULL, &out, NULL), 0);
+	CHECK_EQ(out.pipestat, IN);
+	CHECK_EQ(out.tracepkt, 0x0);       /* value 0: TFO[7:4] */
+	CHECK_EQ(pft_tfo_gen_step(g, &trig, NULL, &out, NULL), -PFT_E_INVAL);
+	pft_tfo_gen_free(g);
 }
 
 /* Idle lanes (doc/tfo.md): an empty FIFO on a non-WT cycle leaves
@@ -293,7 +342,9 @@ int main(void)
 	test_trigger_on_tfo_4();
 	test_trigger_on_upper_nibble();
 	test_trigger_on_gap();
+	test_trigger_16_empty();
 	test_trigger_16();
+	test_one_trigger();
 	test_idle_lanes();
 	test_errors();
 	return check_report();
