@@ -246,6 +246,9 @@ int sources_all_count(const char *path, const struct input_opts *o, int etm3)
 
 	if (!path || !strcmp(path, "-"))
 		return -1;
+	/* a raw stream is one source; --etmtraceidr names the one to read */
+	if (o->format == PFT_FRAME_RAW || (o->regs_given & PFT_SNAPSHOT_REG_ETMTRACEIDR))
+		return 1;
 	sa = calloc(1, sizeof *sa);
 	if (!sa)
 		return -1;

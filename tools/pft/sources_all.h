@@ -44,7 +44,8 @@ int sources_all_find(struct sources_all *sa, const char *path, const struct inpu
 		     int etm3, const char *cmd);
 /* Number of sources a default run would read, without messages: for the
  * default --id all when no ID is given (-1 when the input cannot be
- * looked at: standard input, a missing file). */
+ * looked at: standard input, a missing file; 1 for a raw stream or when
+ * --etmtraceidr names the source). */
 int sources_all_count(const char *path, const struct input_opts *o, int etm3);
 /* "0x10 (ETM3.5, 10873 bytes), ..." the sources skipped, "" if none; the
  * byte counts from in's frame statistics (an input of the same capture,
