@@ -17,22 +17,15 @@
 #include "pft/etm3flow.h"
 #include "pft/image.h"
 
-#define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
+
 
 static uint8_t code[1024];
 static struct pft_image *img;
 
 static void init_image(void)
 {
-	uint32_t x = 0x9E3779B9u;
-	size_t i;
-
-	for (i = 0; i < sizeof(code); i++) {
-		x = x * 1103515245u + 12345u;
-		code[i] = (uint8_t)(x >> 16);
-	}
-	img = pft_image_alloc();
-	pft_image_add_buffer(img, 0x1000, code, sizeof(code));
+	img = fuzz_code_image(0x9E3779B9u, code, sizeof(code), NULL, 0);
 }
 
 /* What is compared between the two ways of giving packets. */

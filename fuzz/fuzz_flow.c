@@ -12,28 +12,15 @@
 #include "flow/flow_int.h"
 #include "pft/pft.h"
 
-#define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
+
 
 static uint8_t code[1024], vectors[64];
 static struct pft_image *img;
 
 static void init_image(void)
 {
-	uint32_t x = 0x12345678u;
-	size_t i;
-
-	for (i = 0; i < sizeof(code); i++) {
-		x = x * 1103515245u + 12345u;
-		code[i] = (uint8_t)(x >> 16);
-	}
-	for (i = 0; i < sizeof(vectors); i += 4) { /* b 0x1000 from each vector */
-		uint32_t w = 0xEA000000u | (((0x1000u - (uint32_t)i - 8u) >> 2) & 0xFFFFFFu);
-
-		memcpy(vectors + i, &w, 4);
-	}
-	img = pft_image_alloc();
-	pft_image_add_buffer(img, 0x1000, code, sizeof(code));
-	pft_image_add_buffer(img, 0x0, vectors, sizeof(vectors));
+	img = fuzz_code_image(0x12345678u, code, sizeof(code), vectors, sizeof(vectors));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -21,97 +21,10 @@
 
 #include "pft/packet.h"
 
-#define FAIL() __builtin_trap()
+#include "fuzz_pkt.h"
 
-struct items {
-	struct pft_packet *v;
-	size_t n, cap;
-};
-
-static void decode(const struct pft_config *cfg, const uint8_t *data, size_t len,
-		   uint32_t seed, struct items *out)
-{
-	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
-	size_t pos = 0;
-	uint64_t sum = 0;
-	int r;
-
-	if (!d)
-		FAIL();
-	for (;;) {
-		size_t chunk = len - pos;
-		if (seed) {
-			seed = seed * 1103515245u + 12345u;
-			chunk = (seed >> 16) % 24;
-			if (chunk > len - pos)
-				chunk = len - pos;
-		}
-		if (pft_pkt_decoder_feed(d, data + pos, chunk))
-			FAIL();
-		pos += chunk;
-		if (pos == len)
-			pft_pkt_decoder_end(d);
-		while ((r = pft_pkt_decoder_next(d, &out->v[out->n < out->cap ? out->n : 0],
-					 sizeof(struct pft_packet))) == 0) {
-			const struct pft_packet *p = &out->v[out->n];
-			if (out->n >= out->cap || p->offset != sum || !p->size ||
-			    p->nbytes != (p->size < PFT_PKT_MAX_BYTES ? p->size : PFT_PKT_MAX_BYTES) ||
-			    p->offset + p->size > len || memcmp(p->bytes, data + p->offset, p->nbytes))
-				FAIL();
-			sum += p->size;
-			out->n++;
-		}
-		if (r == -PFT_E_EOS)
-			break;
-		if (r != -PFT_E_AGAIN)
-			FAIL();
-	}
-	if (sum != len || pft_pkt_decoder_get_offset(d) != len)
-		FAIL();
-	pft_pkt_decoder_free(d);
-}
-
-/* pft_pkt_decoder_count over random chunks against the items in *want. */
-static void count_check(const struct pft_config *cfg, const uint8_t *data, size_t len,
-			uint32_t seed, const struct items *want)
-{
-	struct pft_pkt_decoder *d = pft_pkt_decoder_alloc(cfg);
-	struct pft_pkt_counts got, exp;
-	size_t pos = 0, i;
-	int r;
-
-	if (!d)
-		FAIL();
-	memset(&got, 0, sizeof(got));
-	memset(&exp, 0, sizeof(exp));
-	for (i = 0; i < want->n; i++) {
-		const struct pft_packet *p = &want->v[i];
-		if (p->type == PFT_PKT_ERROR && !exp.items[PFT_PKT_ERROR])
-			exp.first_error = p->offset;
-		exp.items[p->type]++;
-		exp.bytes[p->type] += p->size;
-	}
-	for (;;) {
-		size_t chunk;
-		seed = seed * 1103515245u + 12345u;
-		chunk = (seed >> 16) % 64;
-		if (chunk > len - pos)
-			chunk = len - pos;
-		if (pft_pkt_decoder_feed(d, data + pos, chunk))
-			FAIL();
-		pos += chunk;
-		if (pos == len)
-			pft_pkt_decoder_end(d);
-		r = pft_pkt_decoder_count(d, &got, sizeof(got));
-		if (r == -PFT_E_EOS)
-			break;
-		if (r != -PFT_E_AGAIN)
-			FAIL();
-	}
-	if (memcmp(&got, &exp, sizeof(got)))
-		FAIL();
-	pft_pkt_decoder_free(d);
-}
+/* struct items, decode() and count_check() for this decoder. */
+FUZZ_PKT_CHECKS(pkt, struct pft_packet, struct pft_pkt_counts, PFT_PKT_ERROR, PFT_PKT_MAX_BYTES)
 
 static int same_fields(const struct pft_packet *a, const struct pft_packet *b)
 {

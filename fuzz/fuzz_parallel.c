@@ -13,7 +13,8 @@
 
 #include "pft/pft.h"
 
-#define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
+
 #define MAXI 4096
 
 static uint8_t code[1024], vectors[64];
@@ -21,21 +22,7 @@ static struct pft_image *img;
 
 static void init_image(void)
 {
-	uint32_t x = 0x12345678u;
-	size_t i;
-
-	for (i = 0; i < sizeof(code); i++) {
-		x = x * 1103515245u + 12345u;
-		code[i] = (uint8_t)(x >> 16);
-	}
-	for (i = 0; i < sizeof(vectors); i += 4) {
-		uint32_t w = 0xEA000000u | (((0x1000u - (uint32_t)i - 8u) >> 2) & 0xFFFFFFu);
-
-		memcpy(vectors + i, &w, 4);
-	}
-	img = pft_image_alloc();
-	pft_image_add_buffer(img, 0x1000, code, sizeof(code));
-	pft_image_add_buffer(img, 0x0, vectors, sizeof(vectors));
+	img = fuzz_code_image(0x12345678u, code, sizeof(code), vectors, sizeof(vectors));
 }
 
 struct out {
