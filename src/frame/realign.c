@@ -29,6 +29,10 @@
 #define REALIGN_MIN_FRAMES 4 /* fewer whole frames to weigh (the capture's
                                 end): too little evidence, keep the alignment */
 #define W_LSB_SHIFT 2 /* the low-bit evidence (quarter bits) counts in bits */
+#define REALIGN_EVEN_MIN_FRAMES 32 /* an even shift is weighed on weak evidence
+                                      (auxiliary bits, low bits, A-syncs): on
+                                      fewer frames (the capture's end) noise in
+                                      them can beat the right alignment */
 #define W_KEEP_EVEN 12 /* an even shift changes only the auxiliary byte: it
                           must show two A-syncs or six broken frames more */
 
@@ -278,9 +282,12 @@ unsigned realign_best_shift(const struct realign_ids *ids, const uint8_t *win, s
 	if (frames < REALIGN_MIN_FRAMES)
 		return 0;
 	for (k = 0; k < PFT_FRAME_SIZE; k++) {
-		long score = shift_score(ids, win + from + k, frames);
+		long score, keep;
 
-		long keep = best ? 0 : k % 2 ? W_KEEP_ODD : W_KEEP_EVEN;
+		if (k % 2 == 0 && k && frames < REALIGN_EVEN_MIN_FRAMES)
+			continue;
+		score = shift_score(ids, win + from + k, frames);
+		keep = best ? 0 : k % 2 ? W_KEEP_ODD : W_KEEP_EVEN;
 
 		if (k == 0 || score > best_score + keep) {
 			best = k;

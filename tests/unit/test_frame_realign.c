@@ -150,7 +150,7 @@ static void short_clean(uint64_t *rng)
 	static uint8_t cap[8192];
 	struct pft_frame_encoder *e = pft_frame_encoder_alloc(PFT_FRAME_CORESIGHT, 0,
 		check_rand(rng) % 2 ? PFT_FRAME_ENC_ID_EVERY_FRAME : 0);
-	size_t w = 0, lim = 16 + check_rand(rng) % 2048;
+	size_t w = 0, lim = 16 + check_rand(rng) % 4096;
 
 	/* short captures of zero-heavy data where sources start late */
 	while (w < lim) {
