@@ -99,11 +99,7 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 		return -1;
 	t0 = bench_cpu();
 	for (;;) {
-		size_t n = len - pos < chunk ? len - pos : chunk;
-		pft_etm3_decoder_feed(d, buf + pos, n);
-		pos += n;
-		if (pos == len)
-			pft_etm3_decoder_end(d);
+		bench_etm3_feed(d, buf, len, chunk, &pos);
 		while ((r = pft_etm3_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {
 			for (i = 0; i < r;) {
 				int k = pft_etm3_flow_decoder_put_packets(fl, &p[i], (size_t)(r - i), sizeof(p[0]));

@@ -36,6 +36,18 @@ struct bench_counts {
  * feeds the stream CHUNK bytes at a time and returns the CPU seconds taken,
  * or -1 if the decoder did not end cleanly. */
 #define BENCH_PKT_RUNNERS(DEC, PKT, CNT, UNSYNCED, ERROR, NTYPES)                                  \
+	/* The next CHUNK bytes of buf[*pos..len) to D (*pos advanced); its end   \
+	 * once all are given. */                                                                      \
+	static inline void bench_##DEC##_feed(struct pft_##DEC##_decoder *d, const uint8_t *buf,       \
+					      size_t len, size_t chunk, size_t *pos)                   \
+	{                                                                                              \
+		size_t n = len - *pos < chunk ? len - *pos : chunk;                                    \
+		pft_##DEC##_decoder_feed(d, buf + *pos, n);                                            \
+		*pos += n;                                                                             \
+		if (*pos == len)                                                                       \
+			pft_##DEC##_decoder_end(d);                                                    \
+	}                                                                                              \
+                                                                                                       \
 	static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,   \
 				       size_t chunk, struct bench_counts *c)                           \
 	{                                                                                              \
@@ -50,11 +62,7 @@ struct bench_counts {
 			return -1;                                                                     \
 		t0 = bench_cpu();                                                                      \
 		for (;;) {                                                                             \
-			size_t n = len - pos < chunk ? len - pos : chunk;                              \
-			pft_##DEC##_decoder_feed(d, buf + pos, n);                                     \
-			pos += n;                                                                      \
-			if (pos == len)                                                                \
-				pft_##DEC##_decoder_end(d);                                            \
+			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
 			while ((r = pft_##DEC##_decoder_next(d, &p, sizeof(p))) == 0) {                \
 				if (p.type == UNSYNCED || p.type == ERROR)                             \
 					c->other++;                                                    \
@@ -83,11 +91,7 @@ struct bench_counts {
 			return -1;                                                                     \
 		t0 = bench_cpu();                                                                      \
 		for (;;) {                                                                             \
-			size_t n = len - pos < chunk ? len - pos : chunk;                              \
-			pft_##DEC##_decoder_feed(d, buf + pos, n);                                     \
-			pos += n;                                                                      \
-			if (pos == len)                                                                \
-				pft_##DEC##_decoder_end(d);                                            \
+			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
 			while ((r = pft_##DEC##_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {  \
 				for (i = 0; i < r; i++) {                                              \
 					if (p[i].type == UNSYNCED || p[i].type == ERROR)               \
@@ -119,11 +123,7 @@ struct bench_counts {
 			return -1;                                                                     \
 		t0 = bench_cpu();                                                                      \
 		for (;;) {                                                                             \
-			size_t n = len - pos < chunk ? len - pos : chunk;                              \
-			pft_##DEC##_decoder_feed(d, buf + pos, n);                                     \
-			pos += n;                                                                      \
-			if (pos == len)                                                                \
-				pft_##DEC##_decoder_end(d);                                            \
+			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
 			r = pft_##DEC##_decoder_count(d, &k, sizeof(k));                               \
 			if (r != -PFT_E_AGAIN)                                                         \
 				break;                                                                 \

@@ -127,14 +127,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ASSERT(d && cs);
 	memset(&m, 0, sizeof(m));
 	for (;;) {
-		if (pos < size) {
-			size_t c = size - pos < chunk ? size - pos : chunk;
-
-			ASSERT(pft_flow_decoder_feed(d, data + pos, c) == 0);
-			pos += c;
-		} else {
-			ASSERT(pft_flow_decoder_end(d) == 0);
-		}
+		fuzz_flow_feed(d, data, size, &pos, chunk);
 		while ((r = pft_flow_decoder_next(d, &it, sizeof(it))) == 0) {
 			ASSERT(pft_cs_tracker_put(cs, &it, sizeof(it)) == 0);
 			ASSERT(pft_cs_tracker_depth(cs) <= cc.max_depth);

@@ -25,10 +25,7 @@ static void init_image(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t variants[8] = {
-		0x00000000u, 0x00001000u, 0x20000000u, 0x10001000u,
-		0x0000C100u, 0x5000D000u, 0x30004000u, 0x20001000u
-	};
+	static const uint32_t variants[8] = FUZZ_FLOW_ETMCR_VARIANTS;
 	struct pft_config cfg;
 	struct pft_flow_decoder *d;
 	struct pft_flow_item it;
@@ -51,14 +48,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	d = pft_flow_alloc_cache(&cfg, img, 16);
 	ASSERT(d);
 	for (;;) {
-		if (pos < size) {
-			size_t c = size - pos < chunk ? size - pos : chunk;
-
-			ASSERT(pft_flow_decoder_feed(d, data + pos, c) == 0);
-			pos += c;
-		} else {
-			ASSERT(pft_flow_decoder_end(d) == 0);
-		}
+		fuzz_flow_feed(d, data, size, &pos, chunk);
 		while ((r = pft_flow_decoder_next(d, &it, sizeof(it))) == 0) {
 			items++;
 			if (it.kind == PFT_FLOW_RANGE) {

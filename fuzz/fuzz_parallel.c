@@ -58,10 +58,7 @@ static void put_pk(struct out *o, const struct pft_packet *p)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t variants[8] = {
-		0x00000000u, 0x00001000u, 0x20000000u, 0x10001000u,
-		0x0000C100u, 0x5000D000u, 0x30004000u, 0x20001000u
-	};
+	static const uint32_t variants[8] = FUZZ_FLOW_ETMCR_VARIANTS;
 	struct pft_config cfg;
 	struct pft_flow_decoder *d;
 	struct pft_flow_item it;

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "pft/flow.h"
 #include "pft/image.h"
 
 #define ASSERT(c) do { if (!(c)) __builtin_trap(); } while (0)
@@ -35,6 +36,27 @@ static inline struct pft_image *fuzz_code_image(uint32_t seed, uint8_t *code, si
 	if (vectors)
 		pft_image_add_buffer(img, 0x0, vectors, nvec);
 	return img;
+}
+
+/* The ETMCR settings byte 0's low three bits pick in the flow targets:
+ * none, cycle-accurate, timestamps, both, context IDs, and mixes. */
+#define FUZZ_FLOW_ETMCR_VARIANTS                                                                   \
+	{ 0x00000000u, 0x00001000u, 0x20000000u, 0x10001000u,                                      \
+	  0x0000C100u, 0x5000D000u, 0x30004000u, 0x20001000u }
+
+/* One step of feeding the flow decoder D: the next CHUNK bytes of
+ * data[*pos..size) (*pos advanced), or, once all are given, its end. */
+static inline void fuzz_flow_feed(struct pft_flow_decoder *d, const uint8_t *data, size_t size,
+				  size_t *pos, size_t chunk)
+{
+	if (*pos < size) {
+		size_t c = size - *pos < chunk ? size - *pos : chunk;
+
+		ASSERT(pft_flow_decoder_feed(d, data + *pos, c) == 0);
+		*pos += c;
+	} else {
+		ASSERT(pft_flow_decoder_end(d) == 0);
+	}
 }
 
 #endif
