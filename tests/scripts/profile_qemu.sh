@@ -1,7 +1,7 @@
 #!/bin/sh
 # pft profile / timeline on a Linux program under qemu-arm: recursion,
 # function pointers, qsort with a callback, setjmp/longjmp, a signal raised
-# synchronously and SIGALRMs delivered while a function is busy
+# synchronously and SIGVTALRMs delivered while a function is busy
 # (tests/programs/linux_calls.c, static, built -marm and -mthumb; glibc's
 # own code is Thumb-2 in both).  For each build and two PTM configurations:
 #   1. pft decode of the recording is a prefix of the instructions qemu
