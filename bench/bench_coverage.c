@@ -57,16 +57,6 @@ static uint64_t coverage(const struct pft_config *cfg, struct pft_image *img, co
 	return t.insns;
 }
 
-/* OpenCSD's full decoder on the same bytes: instructions counted. */
-static uint64_t ocsd_run(const struct pft_config *cfg, const uint8_t *kernel, size_t klen,
-			 const uint8_t *s, size_t n)
-{
-	uint64_t insns = 0;
-
-	bench_ocsd_decode(OCSD_BUILTIN_DCD_PTM, cfg, kernel, klen, s, n, 0x100000, &insns);
-	return insns;
-}
-
 int main(int argc, char **argv)
 {
 	const char *data = argc > 2 ? argv[2] : PFT_DATA_DIR;
@@ -86,7 +76,7 @@ int main(int argc, char **argv)
 	ic = coverage(&b.cfg, b.img, b.big, b.n, &addrs);
 	tc = bench_cpu() - t0;
 	t0 = bench_cpu();
-	io = ocsd_run(&b.cfg, b.kernel, b.klen, b.big, b.n);
+	io = bench_ocsd_ptm_insns(&b.cfg, b.kernel, b.klen, b.big, b.n);
 	to = bench_cpu() - t0;
 
 	printf("stream: %.1f MB (TC2 0x13 repeated), image %zu bytes; CPU seconds\n",

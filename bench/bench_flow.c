@@ -41,16 +41,6 @@ static uint64_t pft_run(const struct pft_config *cfg, struct pft_image *img, con
 	return insns;
 }
 
-/* OpenCSD's full decoder on the same bytes: instructions counted. */
-static uint64_t ocsd_run(const struct pft_config *cfg, const uint8_t *kernel, size_t klen,
-			 const uint8_t *s, size_t n)
-{
-	uint64_t insns = 0;
-
-	bench_ocsd_decode(OCSD_BUILTIN_DCD_PTM, cfg, kernel, klen, s, n, 0x100000, &insns);
-	return insns;
-}
-
 int main(int argc, char **argv)
 {
 	const char *data = argc > 2 ? argv[2] : PFT_DATA_DIR;
@@ -66,7 +56,7 @@ int main(int argc, char **argv)
 	ip = pft_run(&b.cfg, b.img, b.big, b.n);
 	tp = bench_cpu() - t0;
 	t0 = bench_cpu();
-	io = ocsd_run(&b.cfg, b.kernel, b.klen, b.big, b.n);
+	io = bench_ocsd_ptm_insns(&b.cfg, b.kernel, b.klen, b.big, b.n);
 	to = bench_cpu() - t0;
 
 	printf("stream: %.1f MB (TC2 0x13 repeated), image %zu bytes\n", (double)b.n / 1048576.0, b.klen);

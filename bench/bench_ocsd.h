@@ -119,4 +119,15 @@ static inline double bench_ocsd_packets(const char *protocol, const struct pft_c
 	return bench_ocsd_feed(t, buf, len, chunk);
 }
 
+/* OpenCSD's full PTM decoder on s[0..n) in 1 MiB chunks, the image KERNEL
+ * at 0xC0008000: the instructions of its ranges (bench_flow, bench_coverage). */
+static inline uint64_t bench_ocsd_ptm_insns(const struct pft_config *cfg, const uint8_t *kernel,
+					    size_t klen, const uint8_t *s, size_t n)
+{
+	uint64_t insns = 0;
+
+	bench_ocsd_decode(OCSD_BUILTIN_DCD_PTM, cfg, kernel, klen, s, n, 0x100000, &insns);
+	return insns;
+}
+
 #endif
