@@ -11,6 +11,19 @@
 #include "check.h"
 #include "pft/snapshot.h"
 
+/* The snapshot folder data/NAME opened (checked), or NULL after a message. */
+static struct pft_snapshot *open_data(const char *name)
+{
+	char dir[1024], msg[600];
+	struct pft_snapshot *sn = NULL;
+
+	check_data_path(dir, sizeof dir, name);
+	CHECK_EQ(pft_snapshot_open(dir, &sn, msg, sizeof msg), 0);
+	if (!sn)
+		fprintf(stderr, "%s\n", msg);
+	return sn;
+}
+
 static int ends_with(const char *s, const char *tail)
 {
 	size_t a = s ? strlen(s) : 0, b = strlen(tail);
@@ -19,20 +32,17 @@ static int ends_with(const char *s, const char *tail)
 
 static void test_tc2(void)
 {
-	char dir[1024], msg[600];
-	struct pft_snapshot *sn = NULL;
+	char msg[600];
+	struct pft_snapshot *sn;
 	struct pft_snapshot_source s;
 	struct pft_snapshot_dump d;
 	struct pft_snapshot_device dev;
 	uint64_t v;
 	int i;
 
-	check_data_path(dir, sizeof dir, "TC2");
-	CHECK_EQ(pft_snapshot_open(dir, &sn, msg, sizeof msg), 0);
-	if (!sn) {
-		fprintf(stderr, "%s\n", msg);
+	sn = open_data("TC2");
+	if (!sn)
 		return;
-	}
 	CHECK_EQ(pft_snapshot_device_count(sn), 11);
 	CHECK_EQ(pft_snapshot_source_count(sn), 6);
 	CHECK(ends_with(pft_snapshot_ini_path(sn), "TC2/snapshot.ini"));
@@ -94,19 +104,15 @@ static void test_tc2(void)
 
 static void test_cov(void)
 {
-	char dir[1024], msg[600];
-	struct pft_snapshot *sn = NULL;
+	struct pft_snapshot *sn;
 	struct pft_snapshot_source s;
 	struct pft_snapshot_dump d;
 	uint64_t v;
 	int i;
 
-	check_data_path(dir, sizeof dir, "trace_cov_a15");
-	CHECK_EQ(pft_snapshot_open(dir, &sn, msg, sizeof msg), 0);
-	if (!sn) {
-		fprintf(stderr, "%s\n", msg);
+	sn = open_data("trace_cov_a15");
+	if (!sn)
 		return;
-	}
 	CHECK_EQ(pft_snapshot_device_count(sn), 6);
 	CHECK_EQ(pft_snapshot_source_count(sn), 5);
 	i = pft_snapshot_find_source(sn, "PTM_0_2");
