@@ -5,12 +5,15 @@
  * configurations of an ETMv3.5 (cycle-accurate off / on x context ID of 0,
  * 1, 2, 4 bytes x the original or the alternative branch encoding, with
  * timestamps; no data trace), scored like the PFT candidates by the bytes
- * after the first A-sync lost to errors. */
+ * after the first A-sync lost to errors plus 8 per odd I-sync (an ARM-state
+ * address that is not word aligned: bytes of other packets read as one). */
 #include "pft/etm3.h"
 #include "probe_int.h"
 
 struct e3score {
-	uint64_t len, first_async, lost, errors, isyncs;
+	uint64_t len, first_async, lost, errors, isyncs, odd, phdrs, far, atoms;
+	int pending;
+	uint32_t hi;
 };
 
 static int account(const struct pft_etm3_packet *p, void *arg)
@@ -24,6 +27,21 @@ static int account(const struct pft_etm3_packet *p, void *arg)
 		break;
 	case PFT_ETM3_ISYNC:
 		s->isyncs++;
+		/* an ARM-state address is word aligned; no Cortex-A core
+		 * executes Jazelle bytecode (its Jazelle is the trivial one) */
+		s->odd += (p->isa == PFT_ISA_ARM && (p->address & 3)) || p->isa == PFT_ISA_JAZELLE;
+		s->pending = 1;
+		s->hi = (uint32_t)(p->address >> 16) & 0xFFFF;
+		break;
+	case PFT_ETM3_BRANCH:
+		if (s->pending && p->addr_bytes >= 5) {
+			s->far += ((uint32_t)(p->address >> 16) & 0xFFFF) != s->hi;
+			s->pending = 0;
+		}
+		break;
+	case PFT_ETM3_PHDR:
+		s->phdrs++;
+		s->atoms += p->atom_count;
 		break;
 	case PFT_ETM3_ERROR:
 		if (p->reason == PFT_E3ERR_TRUNCATED && p->offset + p->size >= s->len)
@@ -40,14 +58,14 @@ static int account(const struct pft_etm3_packet *p, void *arg)
 	return 0;
 }
 
-int probe_etm3(const uint8_t *buf, size_t len, uint64_t *lost, uint64_t *errors, uint64_t *isyncs)
+int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 {
 	unsigned c;
 	int found = 0;
 
 	for (c = 0; c < 16; c++) {
 		struct pft_config cfg;
-		struct e3score s = { len, PFT_PROBE_NO_ASYNC, 0, 0, 0 };
+		struct e3score s = { len, PFT_PROBE_NO_ASYNC, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
 		pft_config_init(&cfg);
 		cfg.etmidr = 0x410CF250u | ((c & 8) ? 1u << 20 : 0); /* ETMv3.5 (Cortex-A7) */
@@ -55,10 +73,15 @@ int probe_etm3(const uint8_t *buf, size_t len, uint64_t *lost, uint64_t *errors,
 		cfg.etmcr = (1u << 28) | ((c & 4) ? 1u << 12 : 0) | ((uint32_t)(c & 3) << 14);
 		if (pft_etm3_decode_buffer(&cfg, buf, len, account, &s) < 0)
 			continue;
-		if (!found || s.lost < *lost || (s.lost == *lost && s.errors < *errors)) {
-			*lost = s.lost;
-			*errors = s.errors;
-			*isyncs = s.isyncs;
+		if (!found || s.lost + 8 * s.odd < r->lost + 8 * r->odd ||
+		    (s.lost + 8 * s.odd == r->lost + 8 * r->odd && s.errors < r->errors)) {
+			r->lost = s.lost;
+			r->errors = s.errors;
+			r->isyncs = s.isyncs;
+			r->odd = s.odd;
+			r->phdrs = s.phdrs;
+			r->far = s.far;
+			r->atoms = s.atoms;
 			found = 1;
 		}
 	}

@@ -10,10 +10,14 @@
  * stm_asyncs, etm3_isyncs (probe_sync.c). */
 void probe_scan_syncs(const uint8_t *buf, size_t len, struct pft_probe_stream *st);
 
-/* The best decode of the stream as ETMv3 under candidate configurations:
- * bytes after the first A-sync lost, errors, I-syncs (probe_etm3.c).
- * 0, or -PFT_E_INTERNAL when no candidate could be decoded. */
-int probe_etm3(const uint8_t *buf, size_t len, uint64_t *lost, uint64_t *errors, uint64_t *isyncs);
+/* The best decode of the stream as ETMv3 under candidate configurations
+ * (probe_etm3.c): bytes after the first A-sync lost, errors, I-syncs, odd
+ * I-syncs, P-headers.  0, or -PFT_E_INTERNAL when no candidate could be
+ * decoded. */
+struct probe_e3 {
+	uint64_t lost, errors, isyncs, odd, phdrs, far, atoms;
+};
+int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r);
 
 /* Walk buf[start..len) as ITM packets: packets, reserved headers (and zero
  * runs not ended by 0x80), instrumentation packets (probe_itm.c). */

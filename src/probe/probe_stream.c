@@ -36,6 +36,10 @@ struct score {
 	uint64_t packets, isyncs, branches, e_atoms, n_atoms, timestamps, cids, vmids;
 	uint64_t first_async;
 	uint64_t isync_flow; /* I-syncs followed by an atom, branch or WPU */
+	uint64_t far;        /* I-syncs whose address bits [31:16] differ from the next
+				full (5-byte) branch address's */
+	int isync_pending;   /* an I-sync not yet compared with a full branch */
+	uint32_t isync_hi;
 	int after_isync, have_cid;
 	uint32_t cid;        /* current context ID */
 };
@@ -99,8 +103,14 @@ static void account(struct score *s, const struct pft_packet *p, uint64_t len, u
 			s->cid = p->context_id;
 			s->have_cid = 1;
 		}
+		s->isync_pending = 1;
+		s->isync_hi = (uint32_t)(p->address >> 16) & 0xFFFF;
 		break;
 	case PFT_PKT_BRANCH:
+		if (s->isync_pending && p->addr_bytes >= 5) {
+			s->far += ((uint32_t)(p->address >> 16) & 0xFFFF) != s->isync_hi;
+			s->isync_pending = 0;
+		}
 		s->branches++;
 		s->isync_flow += (uint64_t)s->after_isync;
 		s->after_isync = 0;
@@ -306,8 +316,13 @@ static void classify(struct pft_probe_stream *st, const struct score *b, uint64_
  * unknown. */
 static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t len, uint64_t after)
 {
-	if (probe_etm3(buf, len, &st->etm3_lost, &st->etm3_errors, &st->etm3_isync_packets) < 0)
+	struct probe_e3 e;
+
+	if (probe_etm3(buf, len, &e) < 0)
 		return;
+	st->etm3_lost = e.lost;
+	st->etm3_errors = e.errors;
+	st->etm3_isync_packets = e.isyncs;
 	if (st->etm3_isync_packets > 0 && st->etm3_lost * 50 <= after && st->etm3_errors * 4096 <= after + 4096) {
 		st->proto_conf = st->etm3_lost == 0 && st->etm3_isync_packets >= 2 && after >= 256
 			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
@@ -323,6 +338,59 @@ static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t 
 	} else if (!st->etm3_isync_packets) {
 		st->protocol = PFT_PROBE_PROTO_UNKNOWN;
 	}
+}
+
+/* Decodes as PFT: does it decode as ETMv3 as well or better?  ETMv3 P-headers
+ * and branch packets read as PFT atoms and branches; only the I-syncs tell
+ * them apart (PFT: address, information, context ID; ETMv3: context ID,
+ * information, address), and with a one- or two-byte context ID a PFT
+ * decoder can read an ETMv3 I-sync without losing a byte.  So the stream is
+ * ETMv3 when the ETMv3 decode scores better (lost bytes + 8 x odd I-syncs,
+ * then errors).  PFT atom headers are any 1xxxxxx0, ETMv3 P-headers only
+ * some of them, so a long PFT stream usually makes the ETMv3 decoder stumble;
+ * a short one may not.  On a tie: the decode with fewer I-syncs whose
+ * address disagrees with the next full branch address (bits [31:16]) wins;
+ * then PROBE_TIE_PHDRS P-headers or more with 3 atoms or more each on
+ * average are ETMv3 (it traces every instruction); else PFT with low
+ * confidence (the bytes cannot tell). */
+#define PROBE_TIE_PHDRS 8
+
+static void refine_pft(struct pft_probe_stream *st, const struct score *b, const uint8_t *buf, size_t len,
+                       uint64_t after)
+{
+	struct probe_e3 e;
+	uint64_t kp = b->lost + 8 * b->odd, ke;
+
+	if (probe_etm3(buf, len, &e) < 0)
+		return;
+	st->etm3_lost = e.lost;
+	st->etm3_errors = e.errors;
+	st->etm3_isync_packets = e.isyncs;
+	ke = e.lost + 8 * e.odd;
+	if (e.isyncs == 0 || ke > kp || (ke == kp && e.errors > b->errors))
+		return; /* PFT decodes better */
+	if (ke < kp || e.errors < b->errors) {
+		st->protocol = PFT_PROBE_PROTO_ETM3;
+		st->proto_conf = e.lost == 0 && e.errors == 0 && e.odd == 0 && e.isyncs >= 2 && after >= 256
+			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	/* a tie: the I-sync whose address agrees with the first full branch
+	 * address after it (bits [31:16]) is the one read in its own layout */
+	if (e.far != b->far) {
+		if (e.far < b->far) {
+			st->protocol = PFT_PROBE_PROTO_ETM3;
+			st->proto_conf = PFT_PROBE_CONF_MEDIUM;
+		}
+		return;
+	}
+	/* ETMv3 traces every instruction: its P-headers carry many atoms */
+	if (e.phdrs >= PROBE_TIE_PHDRS && e.atoms >= 3 * e.phdrs) {
+		st->protocol = PFT_PROBE_PROTO_ETM3;
+		st->proto_conf = PFT_PROBE_CONF_MEDIUM;
+		return;
+	}
+	st->proto_conf = PFT_PROBE_CONF_LOW; /* PFT or ETMv3: the bytes cannot tell */
 }
 
 int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_probe_stream *st)
@@ -383,6 +451,8 @@ int pft_probe_stream(const uint8_t *buf, size_t len, uint8_t id, struct pft_prob
 		classify(st, b, after);
 		if (st->protocol == PFT_PROBE_PROTO_ETM3)
 			refine_etm3(st, buf, len, after);
+		else if (st->protocol == PFT_PROBE_PROTO_PFT)
+			refine_pft(st, b, buf, len, after);
 		if (st->protocol == PFT_PROBE_PROTO_PFT)
 			infer_config(st, sc, best, after);
 	}
