@@ -2,9 +2,10 @@
 /* The probe never calls an ETMv3 stream PFT.  Program-flow-like ETMv3.5
  * streams are written with the ETMv3 encoder (pft/etm3.h) under the
  * configurations closest to PFT: cycle-accurate off and on, context ID of
- * 0 or 4 bytes, with and without timestamps; A-sync and a periodic I-sync
+ * 0, 1, 2 or 4 bytes (with one or two, an ETMv3 I-sync can read as a PFT
+ * one without a byte lost), with and without timestamps; A-sync and a periodic I-sync
  * every ~600 bytes, P-headers of random E/N runs, branches near the last
- * address, in ARM and Thumb.  Each stream, raw and in CoreSight frames next
+ * address, in ARM and Thumb, at a kernel's address or a bare-metal one.  Each stream, raw and in CoreSight frames next
  * to a PFT stream (TC2's 0x13), must not be PFT, and should be ETMv3. */
 #include <stdlib.h>
 #include <string.h>
@@ -26,11 +27,12 @@ static size_t put(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *p,
 	return r > 0 ? w + (size_t)r : w;
 }
 
-static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, uint8_t *out, uint64_t *rng)
+static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, uint32_t base, uint8_t *out,
+                  uint64_t *rng)
 {
 	struct pft_etm3_encoder *enc = pft_etm3_encoder_alloc(cfg);
 	struct pft_etm3_packet p;
-	uint32_t addr = 0xC0008000u;
+	uint32_t addr = base;
 	uint8_t isa = PFT_ISA_ARM;
 	size_t w = 0, last_sync = 0;
 	int first = 1;
@@ -79,7 +81,7 @@ static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, uint8_t
 			unsigned e = (unsigned)(check_rand(rng) % 6), n = (unsigned)(check_rand(rng) % 2);
 			p.type = PFT_ETM3_PHDR;
 			p.format = 1;
-			if (ca && e + n == 0)
+			if (e + n == 0) /* an ETM writes no empty P-header (0x80 is reserved in PFT) */
 				e = 1;
 			if (ca && e > 7)
 				e = 7;
@@ -110,17 +112,21 @@ int main(void)
 		CHECK(k == 4533);
 		ptm_n = k > 0 ? (size_t)k : 0;
 	}
-	for (c = 0; c < 16; c++) {
-		int ca = c & 1, cid = (c >> 1) & 1, ts = (c >> 2) & 1, alt = (c >> 3) & 1;
+	for (c = 0; c < 64; c++) {
+		int ca = c & 1, cid = (c >> 1) & 3, ts = (c >> 3) & 1, alt = (c >> 4) & 1;
+		/* a kernel's address, or a bare-metal program's: there the byte
+		 * after a one-byte context ID and the information byte (address
+		 * bits [23:16] = 0x01) reads as a plausible PFT information byte */
+		uint32_t base = (c >> 5) ? 0x00018000u : 0xC0008000u;
 		struct pft_config cfg;
 		size_t n, got;
 
 		pft_config_init(&cfg);
 		cfg.etmidr = 0x410CF250u | (alt ? 1u << 20 : 0);
 		cfg.etmccer = 0x344008F2u;
-		cfg.etmcr = (ca ? 1u << 12 : 0) | (cid ? 3u << 14 : 0) | (ts ? 1u << 28 : 0);
+		cfg.etmcr = (ca ? 1u << 12 : 0) | ((uint32_t)cid << 14) | (ts ? 1u << 28 : 0);
 		cfg.etmtraceidr = 0x10;
-		n = gen(&cfg, ca, cid, ts, e3, &rng);
+		n = gen(&cfg, ca, cid, ts, base, e3, &rng);
 		CHECK(n >= LEN);
 
 		rep.size = sizeof rep;
@@ -128,8 +134,8 @@ int main(void)
 		CHECK_EQ(pft_probe_pft_count(&rep), 0);
 		CHECK(rep.nstreams == 1 && rep.streams[0].protocol == PFT_PROBE_PROTO_ETM3);
 		if (rep.nstreams != 1 || rep.streams[0].protocol != PFT_PROBE_PROTO_ETM3)
-			fprintf(stderr, "config %u (ca %d cid %d ts %d alt %d): protocol %s, layout %s\n", c, ca,
-				cid, ts, alt, pft_probe_proto_name(rep.streams[0].protocol),
+			fprintf(stderr, "config %u (ca %d cid %d ts %d alt %d base 0x%08x): protocol %s, layout %s\n",
+				c, ca, cid, ts, alt, (unsigned)base, pft_probe_proto_name(rep.streams[0].protocol),
 				pft_probe_layout_name(rep.layout));
 
 		/* framed with the PTM stream of TC2 */
