@@ -10,8 +10,10 @@
  * (and writes ID 0x7F wherever 0xFF falls on an even slot).  Otherwise the
  * capture is read as one raw stream.  When both readings are possible, the
  * one that decodes more bytes as PFT wins (a raw stream can look like frames
- * holding a little PFT by chance), then the one in which a stream decodes
- * as a known protocol. */
+ * holding a little PFT by chance), then, with no PFT either way, the one
+ * that decodes more bytes as ETMv3 when the raw stream is ETMv3 with
+ * confidence medium or high, then the one in which a stream decodes as a
+ * known protocol. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,10 +244,34 @@ static uint64_t pft_bytes(const struct pft_probe_report *rep)
 	return n;
 }
 
+/* Bytes of an ETMv3 stream decoded: after the first A-sync, not lost by the
+ * ETMv3 decoder. */
+static uint64_t etm3_decoded(const struct pft_probe_stream *s)
+{
+	uint64_t after;
+
+	if (s->protocol != PFT_PROBE_PROTO_ETM3 || s->first_async == PFT_PROBE_NO_ASYNC ||
+	    s->etm3_lost == UINT64_MAX)
+		return 0;
+	after = s->probed - s->first_async;
+	return after - (s->etm3_lost < after ? s->etm3_lost : after);
+}
+
+static uint64_t etm3_bytes(const struct pft_probe_report *rep)
+{
+	uint64_t n = 0;
+	unsigned i;
+
+	for (i = 0; i < rep->nstreams; i++)
+		n += etm3_decoded(&rep->streams[i]);
+	return n;
+}
+
 static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 {
 	struct reading r;
 	unsigned framed_known = 0;
+	uint64_t framed_etm3 = 0;
 	int k;
 
 	if (rep->fsyncs > 0) {
@@ -274,11 +300,16 @@ static int infer(struct pft_probe_report *rep, const uint8_t *buf, size_t len)
 			return use_raw(rep, buf, len);
 		}
 		framed_known = known_count(rep);
+		framed_etm3 = etm3_bytes(rep);
 	}
 	k = use_raw(rep, buf, len);
 	if (k < 0)
 		return k;
 	if (rep->streams[0].protocol == PFT_PROBE_PROTO_PFT || (known(&rep->streams[0]) && !framed_known))
+		return 0;
+	/* no PFT either way: the reading that decodes more bytes as ETMv3 (a raw
+	 * ETMv3 stream can look like frames of a few ETMv3-like streams) */
+	if (rep->streams[0].proto_conf >= PFT_PROBE_CONF_MEDIUM && etm3_decoded(&rep->streams[0]) > framed_etm3)
 		return 0;
 	if (r.plausible) /* frames of streams nobody knows beat an unknown stream */
 		return use_frames(rep, buf, len, PFT_FRAME_CORESIGHT);

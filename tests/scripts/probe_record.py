@@ -29,7 +29,7 @@ if not progs:
 rng = random.Random(SEED)
 tmp = tempfile.mkdtemp()
 fails = 0
-stats = {"none": {}, "low_miss": {}, "checked": 0}
+stats = {"none": {}, "low_miss": {}, "checked": 0, "pft_conf": {}}
 
 
 def run(args, **kw):
@@ -84,6 +84,7 @@ try:
             bad.append("%d PFT streams" % len(pft))
         else:
             s = pft[0]
+            stats["pft_conf"][s["confidence"]] = stats["pft_conf"].get(s["confidence"], 0) + 1
             if fmt == "frames" and s["id"] != tid:
                 bad.append("ID 0x%02x, recorded 0x%02x" % (s["id"], tid))
             for o, v in s["options"].items():
@@ -121,7 +122,8 @@ try:
         else:
             print("ok   %s" % name)
     print("%d captures, %d failures; %d option claims checked; 'none' (bytes cannot tell): %s; "
-          "low-confidence misses: %s" % (N, fails, stats["checked"], stats["none"], stats["low_miss"]))
+          "low-confidence misses: %s; PFT called with confidence %s" % (N, fails, stats["checked"], stats["none"],
+                                                                       stats["low_miss"], stats["pft_conf"]))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 sys.exit(1 if fails else 0)

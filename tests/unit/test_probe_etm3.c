@@ -133,6 +133,7 @@ int main(void)
 		CHECK_EQ(pft_probe_buffer(e3, n, PFT_PROBE_LAYOUT_UNKNOWN, &rep), 0);
 		CHECK_EQ(pft_probe_pft_count(&rep), 0);
 		CHECK(rep.nstreams == 1 && rep.streams[0].protocol == PFT_PROBE_PROTO_ETM3);
+		CHECK_EQ(rep.layout, PFT_PROBE_LAYOUT_RAW);
 		if (rep.nstreams != 1 || rep.streams[0].protocol != PFT_PROBE_PROTO_ETM3)
 			fprintf(stderr, "config %u (ca %d cid %d ts %d alt %d base 0x%08x): protocol %s, layout %s\n",
 				c, ca, cid, ts, alt, (unsigned)base, pft_probe_proto_name(rep.streams[0].protocol),
