@@ -101,8 +101,8 @@ struct pft_probe_stream {
 	uint64_t errors;       /* error items (a truncated packet at the very end not counted) */
 	uint64_t packets, isyncs, branches, e_atoms, n_atoms, timestamps, context_ids, vmids;
 	uint64_t ts_backwards; /* timestamps smaller than the one before */
-	/* the best decode as ETMv3 (streams with an A-sync that are not PFT;
-	 * else UINT64_MAX) */
+	/* the best decode as ETMv3 (streams with an A-sync: ETMv3 ones, and PFT
+	 * ones, which are weighed against it; else UINT64_MAX) */
 	uint64_t etm3_lost, etm3_errors, etm3_isync_packets;
 	/* read as ITM from the first sync (when ETMv3 was tried and did not fit;
 	 * else UINT64_MAX) */
