@@ -90,6 +90,12 @@ PFT_API int pft_image_region(const struct pft_image *img, size_t index,
 /* The image's generation: it changes whenever the image changes. */
 PFT_API uint64_t pft_image_generation(const struct pft_image *img);
 
+/* Build the address map now (a read builds it otherwise, on first use after
+ * an add).  Between this call and the next add, reads may run on several
+ * threads at once (the parallel decode's segments share one image).  0 or
+ * -PFT_E_NOMEM / -PFT_E_INVAL. */
+PFT_API int pft_image_prepare(struct pft_image *img);
+
 /* Declare that memory behind the callback (or a borrowed buffer) changed:
  * decoders drop their cached blocks. */
 PFT_API void pft_image_invalidate(struct pft_image *img);

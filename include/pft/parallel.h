@@ -103,7 +103,8 @@ struct pft_par_buf {
 struct pft_par_seg;
 
 /* A segment object for streams of cfg (copied); img is borrowed (FLOW;
- * NULL with PACKETS).  NULL if out of memory, cfg fails
+ * NULL with PACKETS) and prepared here (pft_image_prepare): add nothing to
+ * it while segments decode.  NULL if out of memory, cfg fails
  * pft_config_features(), or an argument is out of range. */
 PFT_API struct pft_par_seg *pft_par_seg_alloc(enum pft_par_kind kind, const struct pft_config *cfg,
 					      struct pft_image *img, enum pft_isync_resync mode);

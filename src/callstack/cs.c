@@ -709,7 +709,7 @@ int pft_cs_tracker_take(struct pft_cs_tracker *cs, const struct pft_cs_event **e
 {
 	if (!cs || !evs || !n || size != sizeof(**evs))
 		return -PFT_E_INVAL;
-	*evs = cs->q + cs->qh;
+	*evs = cs->q ? cs->q + cs->qh : NULL; /* no queue yet: nothing to take */
 	*n = cs->qn - cs->qh;
 	cs->qh = cs->qn;
 	return 0;

@@ -177,6 +177,13 @@ int pft_image_set_callback(struct pft_image *img, pft_image_read_fn cb, void *ar
 	return 0;
 }
 
+int pft_image_prepare(struct pft_image *img)
+{
+	if (!img)
+		return -PFT_E_INVAL;
+	return img->stale ? pft_image_build_map(img) : 0;
+}
+
 /* Index of the first segment that starts above addr (nsegs if none): the
  * segment before it is the only one that may hold addr.  The map is built
  * here when regions were added since (the image is not thread-safe). */

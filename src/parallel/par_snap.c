@@ -8,6 +8,7 @@
 #include "flow/flow_int.h"
 #include "packet/pkt_internal.h"
 #include "parallel/par_int.h"
+#include "pft/image.h"
 
 int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_config *cfg,
 		 struct pft_image *img, enum pft_isync_resync mode)
@@ -17,6 +18,10 @@ int par_cfg_init(struct par_cfg *c, enum pft_par_kind kind, const struct pft_con
 	if (!c || !cfg || (kind != PFT_PAR_PACKETS && kind != PFT_PAR_FLOW) ||
 	    (unsigned)mode > PFT_ISYNC_RESYNC_ALWAYS || pft_config_features(cfg, &f) < 0)
 		return -PFT_E_INVAL;
+	/* segments read the image on several threads: its map is built here,
+	   on the allocating thread, not on a first read */
+	if (img && pft_image_prepare(img))
+		return -PFT_E_NOMEM;
 	memset(c, 0, sizeof *c);
 	c->kind = kind;
 	(void)pft_config_copy(&c->cfg, cfg);
