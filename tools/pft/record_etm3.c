@@ -10,6 +10,7 @@
 #include "pft/etm3gen.h"
 #include "pft/snapshot.h"
 #include "record_etm3.h"
+#include "record_ptm.h"
 
 #define ETM3_DEFAULT_ETMIDR   0x410CF250u /* ETMv3.5 (Cortex-A7) */
 #define ETM3_DEFAULT_ETMCCER  0x344008F2u
@@ -90,27 +91,14 @@ int record_etm3_write(struct record_etm3 *re, const char *dir,
 {
 	struct pft_snapshot_spec spec;
 	struct pft_snapshot_mem mem[64];
-	unsigned i, j;
-	size_t n = 0;
 
 	pft_snapshot_spec_init(&spec);
 	spec.core_name = "cpu_0";
 	spec.core_type = "Cortex-A7";
 	spec.source_name = "ETM_0";
 	spec.config = re->cfg;
-	for (i = 0; i < nelf; i++)
-		for (j = 0; j < elfs[i]->nseg && n < sizeof(mem) / sizeof(mem[0]); j++) {
-			const struct pft_rec_segment *s = &elfs[i]->seg[j];
-
-			if (!s->filesz || !(s->flags & 1u /* PF_X */))
-				continue;
-			mem[n].address = s->vaddr;
-			mem[n].data = s->data;
-			mem[n].len = (size_t)s->filesz;
-			n++;
-		}
 	spec.mem = mem;
-	spec.n_mem = n;
+	spec.n_mem = record_exec_mem(elfs, nelf, mem, sizeof(mem) / sizeof(mem[0]));
 	spec.trace = pft_rec_etm3_trace(re->sink, &spec.trace_len);
 	spec.trace_format = re->frames ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
 	return pft_snapshot_write(dir, &spec, msg, cap);

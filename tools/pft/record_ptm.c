@@ -372,13 +372,31 @@ static int append_regs(const struct record_ptm *rp, const char *dir, const char 
 	return 0;
 }
 
+/* The executable segments of the programs, as a snapshot's memory. */
+size_t record_exec_mem(const struct pft_rec_elf *const *elfs, unsigned nelf,
+		       struct pft_snapshot_mem *mem, size_t cap)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < nelf; i++)
+		for (j = 0; j < elfs[i]->nseg && n < cap; j++) {
+			const struct pft_rec_segment *s = &elfs[i]->seg[j];
+
+			if (!s->filesz || !(s->flags & 1u /* PF_X */))
+				continue;
+			mem[n].address = s->vaddr;
+			mem[n].data = s->data;
+			mem[n].len = (size_t)s->filesz;
+			n++;
+		}
+	return n;
+}
+
 int record_ptm_write(struct record_ptm *rp, const char *dir,
                      const struct pft_rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap)
 {
 	struct pft_snapshot_spec spec;
 	struct pft_snapshot_mem mem[64];
-	unsigned i, j;
-	size_t n = 0;
 	uint32_t v;
 	int rc;
 
@@ -394,19 +412,8 @@ int record_ptm_write(struct record_ptm *rp, const char *dir,
 	(void)pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMSYNCFR, &spec.config.etmsyncfr);
 	if (pft_ptm_get_reg(rp->ptm, PFT_PTM_ETMTRACEIDR, &v) == 0)
 		spec.config.etmtraceidr = v;
-	for (i = 0; i < nelf; i++)
-		for (j = 0; j < elfs[i]->nseg && n < sizeof(mem) / sizeof(mem[0]); j++) {
-			const struct pft_rec_segment *s = &elfs[i]->seg[j];
-
-			if (!s->filesz || !(s->flags & 1u /* PF_X */))
-				continue;
-			mem[n].address = s->vaddr;
-			mem[n].data = s->data;
-			mem[n].len = (size_t)s->filesz;
-			n++;
-		}
 	spec.mem = mem;
-	spec.n_mem = n;
+	spec.n_mem = record_exec_mem(elfs, nelf, mem, sizeof(mem) / sizeof(mem[0]));
 	spec.trace = pft_rec_ptm_trace(rp->sink, &spec.trace_len);
 	spec.trace_format = rp->frames ? PFT_FRAME_CORESIGHT : PFT_FRAME_RAW;
 	rc = pft_snapshot_write(dir, &spec, msg, cap);

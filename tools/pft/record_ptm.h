@@ -69,6 +69,10 @@ void record_ptm_consumer(struct record_ptm *rp, struct pft_rec_consumer *c);
  * images).  0 or -PFT_E_*; msg says what. */
 int record_ptm_write(struct record_ptm *rp, const char *dir,
                      const struct pft_rec_elf *const *elfs, unsigned nelf, char *msg, size_t cap);
+/* The executable segments of the programs, as a snapshot's memory (at most
+ * cap): their number. */
+size_t record_exec_mem(const struct pft_rec_elf *const *elfs, unsigned nelf,
+		       struct pft_snapshot_mem *mem, size_t cap);
 void record_ptm_summary(const struct record_ptm *rp, FILE *f);
 void record_ptm_free(struct record_ptm *rp);
 
