@@ -1,6 +1,7 @@
 # Test-support library: helpers shared by several tests, compiled once
 # (tests/support/*.c, declarations in tests/support/*.h): the packet test
-# vectors and hex/decode helpers, the random programs and reference
+# vectors, hex/decode helpers and configuration classes, the check of a
+# decoder's _count against its _next, the random programs and reference
 # decompressor of the software PTM tests, the PTM harness.  A unit test (or a
 # benchmark, see bench/CMakeLists.txt) that includes one of its headers is
 # linked with it; nothing to list here when a test starts using it.

@@ -14,6 +14,22 @@ struct pft_config pkt_cfg(uint32_t etmcr, uint32_t etmccer, uint32_t etmidr)
 	return c;
 }
 
+struct pft_config pkt_cfg_class(unsigned k)
+{
+	unsigned minor = k >= 8, ca, cid, tsv;
+
+	if (minor)
+		k -= 8;
+	tsv = minor ? k % 4 : 0;
+	k /= minor ? 4 : 1;
+	cid = k % 4;
+	ca = k / 4 % 2;
+	if (!minor)
+		return pkt_cfg(0x10000000u | (ca ? 0x1000u : 0) | cid << 14, CCER_V10, IDR_V10);
+	return pkt_cfg(0x50000000u | (ca ? 0x1000u : 0) | cid << 14,
+		       0x04C01AC2u | (tsv & 1) << 28 | (tsv >> 1) << 29, IDR_V11);
+}
+
 size_t pkt_hex(const char *s, uint8_t *out, size_t cap)
 {
 	size_t n = 0;

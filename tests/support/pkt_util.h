@@ -26,6 +26,13 @@
 /* A configuration with these three registers, the rest as pft_config_init. */
 struct pft_config pkt_cfg(uint32_t etmcr, uint32_t etmccer, uint32_t etmidr);
 
+/* The configuration classes the random-stream tests run through: v1.0,
+ * and v1.1 with VMID tracing; cycle accuracy on or off; each context ID
+ * size; in v1.1 each timestamp encoding (CCER bit 28 binary, bit 29 64
+ * bits).  pkt_cfg_class(k) is class k, k < PKT_CFG_CLASSES. */
+#define PKT_CFG_CLASSES (2 * 4 + 2 * 4 * 4)
+struct pft_config pkt_cfg_class(unsigned k);
+
 /* "08 54 05 00" -> bytes ('|' separates packets and is skipped); returns
  * the count. */
 size_t pkt_hex(const char *s, uint8_t *out, size_t cap);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "count_check.h"
 #include "pft/etm3.h"
 #include "pft/frame.h"
 
@@ -37,115 +38,64 @@ static struct pft_config cfg(uint32_t etmcr, uint32_t etmidr)
 	return c;
 }
 
-static int decode_ref(const struct pft_config *c, const uint8_t *buf, size_t len)
+/* The ETMv3 decoder's calls for the count checks (count_check.h). */
+static void *dec_alloc(const struct pft_config *c, int mode)
 {
 	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(c);
-	int n = 0;
 
+	(void)mode;
 	CHECK(d != NULL);
-	if (!d)
-		return 0;
-	CHECK_EQ(pft_etm3_decoder_feed(d, buf, len), 0);
-	pft_etm3_decoder_end(d);
-	while (n < REFMAX && pft_etm3_decoder_next(d, &ref[n], sizeof(ref[n])) == 0)
-		n++;
-	CHECK(n < REFMAX);
+	return d;
+}
+static int dec_feed(void *d, const uint8_t *buf, size_t len)
+{
+	return pft_etm3_decoder_feed(d, buf, len);
+}
+static int dec_end(void *d)
+{
+	return pft_etm3_decoder_end(d);
+}
+static int dec_next(void *d, void *item)
+{
+	return pft_etm3_decoder_next(d, item, sizeof(struct pft_etm3_packet));
+}
+static int dec_count(void *d, uint64_t *counts, size_t size)
+{
+	return pft_etm3_decoder_count(d, (struct pft_etm3_counts *)(void *)counts, size);
+}
+static uint64_t dec_offset(void *d)
+{
+	return pft_etm3_decoder_get_offset(d);
+}
+static void dec_free(void *d)
+{
 	pft_etm3_decoder_free(d);
-	return n;
 }
-
-static void add(struct pft_etm3_counts *k, const struct pft_etm3_packet *p)
+static void item_info(const void *item, unsigned *type, uint64_t *offset, uint64_t *size)
 {
-	if (p->type == PFT_ETM3_ERROR && !k->items[PFT_ETM3_ERROR])
-		k->first_error = p->offset;
-	k->items[p->type]++;
-	k->bytes[p->type] += p->size;
-}
+	const struct pft_etm3_packet *p = item;
 
-static void same_counts(const char *what, const struct pft_etm3_counts *a,
-			const struct pft_etm3_counts *b)
+	*type = p->type;
+	*offset = p->offset;
+	*size = p->size;
+}
+static const char *type_name(unsigned t)
 {
-	int t;
-
-	if (!memcmp(a, b, sizeof(*a)))
-		return;
-	fprintf(stderr, "%s: counts differ\n", what);
-	for (t = 0; t < PFT_ETM3_COUNT_TYPES; t++)
-		if (a->items[t] != b->items[t] || a->bytes[t] != b->bytes[t])
-			fprintf(stderr, "  %-16s %llu/%llu items, %llu/%llu bytes\n",
-				pft_etm3_pkt_type_name((enum pft_etm3_pkt_type)t),
-				(unsigned long long)a->items[t], (unsigned long long)b->items[t],
-				(unsigned long long)a->bytes[t], (unsigned long long)b->bytes[t]);
-	CHECK(0);
+	return pft_etm3_pkt_type_name((enum pft_etm3_pkt_type)t);
 }
 
+static const struct count_ops ops = {
+	PFT_ETM3_COUNT_TYPES, sizeof(struct pft_etm3_packet), dec_alloc, dec_feed, dec_end,
+	dec_next, dec_count, dec_offset, dec_free, item_info, type_name, PFT_ETM3_ERROR, NULL,
+};
+
+/* Count buf against pft_etm3_decoder_next over the whole of it. */
 static void check_stream(const char *what, const struct pft_config *c, const uint8_t *buf,
 			 size_t len, uint64_t *rng)
 {
-	struct pft_etm3_counts want, got, part;
-	struct pft_etm3_decoder *d;
-	struct pft_etm3_packet p;
-	int nref = decode_ref(c, buf, len), i, r, idx = 0, bad = 0;
-	size_t pos = 0;
+	int nref = count_ref(&ops, c, 0, buf, len, ref, REFMAX);
 
-	memset(&want, 0, sizeof(want));
-	for (i = 0; i < nref; i++)
-		add(&want, &ref[i]);
-
-	d = pft_etm3_decoder_alloc(c);
-	CHECK(d != NULL);
-	if (!d)
-		return;
-	memset(&got, 0, sizeof(got));
-	CHECK_EQ(pft_etm3_decoder_feed(d, buf, len), 0);
-	CHECK_EQ(pft_etm3_decoder_count(d, &got, sizeof(got)), -PFT_E_AGAIN);
-	pft_etm3_decoder_end(d);
-	CHECK_EQ(pft_etm3_decoder_count(d, &got, sizeof(got)), -PFT_E_EOS);
-	CHECK_EQ(pft_etm3_decoder_get_offset(d), len);
-	same_counts(what, &want, &got);
-	pft_etm3_decoder_free(d);
-
-	d = pft_etm3_decoder_alloc(c);
-	if (!d)
-		return;
-	memset(&got, 0, sizeof(got));
-	for (;;) {
-		uint64_t x = check_rand(rng);
-		size_t k = (x & 1) ? (x >> 8) % 20 : (x >> 8) % 3000;
-		if (k > len - pos)
-			k = len - pos;
-		CHECK_EQ(pft_etm3_decoder_feed(d, buf + pos, k), 0);
-		pos += k;
-		if (pos == len)
-			pft_etm3_decoder_end(d);
-		if ((x >> 40) % 3 == 0) {
-			while ((r = pft_etm3_decoder_next(d, &p, sizeof(p))) == 0) {
-				if ((idx >= nref || memcmp(&p, &ref[idx], sizeof(p))) && !bad++)
-					fprintf(stderr, "%s: item %d pulled after counting differs (type %u at %llu)\n",
-						what, idx, p.type, (unsigned long long)p.offset);
-				add(&got, &p);
-				idx++;
-			}
-		} else {
-			int t;
-			memset(&part, 0, sizeof(part));
-			r = pft_etm3_decoder_count(d, &part, sizeof(part));
-			for (t = 0; t < PFT_ETM3_COUNT_TYPES; t++) {
-				if (part.items[t] && t == PFT_ETM3_ERROR && !got.items[t])
-					got.first_error = part.first_error;
-				got.items[t] += part.items[t];
-				got.bytes[t] += part.bytes[t];
-				idx += (int)part.items[t];
-			}
-		}
-		if (r != -PFT_E_AGAIN)
-			break;
-	}
-	CHECK_EQ(r, -PFT_E_EOS);
-	CHECK_EQ(bad, 0);
-	CHECK_EQ(idx, nref);
-	same_counts(what, &want, &got);
-	pft_etm3_decoder_free(d);
+	count_check_stream(&ops, what, c, 0, buf, len, ref, nref, rng);
 }
 
 /* An A-sync, then bytes that are one-byte P-headers with probability
@@ -185,28 +135,6 @@ static size_t gen(const struct pft_config *c, uint64_t *rng, unsigned pct)
 		}
 	}
 	return n;
-}
-
-static void check_short_struct(const struct pft_config *c, const uint8_t *buf, size_t len)
-{
-	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(c);
-	uint64_t small[PFT_ETM3_COUNT_TYPES + 1], total = 0;
-	int nref = decode_ref(c, buf, len), t;
-
-	if (!d)
-		return;
-	memset(small, 0, sizeof(small));
-	small[PFT_ETM3_COUNT_TYPES] = 0xA5A5A5A5A5A5A5A5ull;
-	pft_etm3_decoder_feed(d, buf, len);
-	pft_etm3_decoder_end(d);
-	CHECK_EQ(pft_etm3_decoder_count(d, (struct pft_etm3_counts *)(void *)small,
-					sizeof(small) - sizeof(small[0])),
-		 -PFT_E_EOS);
-	for (t = 0; t < PFT_ETM3_COUNT_TYPES; t++)
-		total += small[t];
-	CHECK_EQ(total, (uint64_t)nref);
-	CHECK_EQ(small[PFT_ETM3_COUNT_TYPES], 0xA5A5A5A5A5A5A5A5ull);
-	pft_etm3_decoder_free(d);
 }
 
 static void check_misuse(void)
@@ -254,9 +182,10 @@ int main(void)
 			unsigned pct;
 			for (pct = 50; pct <= 98; pct += 16) {
 				size_t n = gen(&c, &rng, pct);
-				check_stream("made-up stream", &c, stream, n, &rng);
+				int nref = count_ref(&ops, &c, 0, stream, n, ref, REFMAX);
+				count_check_stream(&ops, "made-up stream", &c, 0, stream, n, ref, nref, &rng);
 				if (!i && !j && pct == 50)
-					check_short_struct(&c, stream, n);
+					count_check_short_struct(&ops, &c, 0, stream, n, nref);
 			}
 		}
 	cap = check_read_file(check_data_path(path, sizeof(path), "TC2/cstrace.bin"), &len);

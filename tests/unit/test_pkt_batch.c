@@ -153,42 +153,34 @@ static void check_misuse(void)
 int main(void)
 {
 	uint64_t rng = check_seed(0xba7c4001);
-	unsigned minor, ca, cid, tsv, nconf = 0;
+	unsigned k, nconf = 0;
 
 	check_misuse();
-	for (minor = 0; minor < 2; minor++)
-		for (ca = 0; ca < 2; ca++)
-			for (cid = 0; cid < 4; cid++)
-				for (tsv = 0; tsv < (minor ? 4u : 1u); tsv++) {
-					uint32_t cr = 0x10000000u | (ca ? 0x1000u : 0) | cid << 14 |
-						      (minor ? 0x40000000u : 0);
-					uint32_t ccer = minor ? (0x04C01AC2u | (tsv & 1) << 28 |
-								 (tsv >> 1) << 29)
-							      : CCER_V10;
-					struct pft_config c = pkt_cfg(cr, ccer, minor ? IDR_V11 : IDR_V10);
-					size_t len = pkt_gen_stream(&c, &rng, stream, LEN);
-					int nref = decode_bytewise(&c, stream, len, ref), n;
+	for (k = 0; k < PKT_CFG_CLASSES; k++) {
+		struct pft_config c = pkt_cfg_class(k);
+		size_t len = pkt_gen_stream(&c, &rng, stream, LEN);
+		int nref = decode_bytewise(&c, stream, len, ref), n;
 
-					CHECK(nref > (int)(len / 8));
-					if (nref <= (int)(len / 8))
-					{
-						int h[PFT_PKT_NR_TYPES] = { 0 }, q;
-						for (q = 0; q < nref; q++)
-							h[ref[q].type]++;
-						fprintf(stderr, "%d items from %zu bytes:", nref, len);
-						for (q = 0; q < PFT_PKT_NR_TYPES; q++)
-							fprintf(stderr, " %d", h[q]);
-						fprintf(stderr, "\n");
-					}
-					n = decode_batch(&c, stream, len, &rng, 0, sizeof(got[0]), got);
-					compare("batch, one chunk", ref, nref, got, n);
-					n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]), got);
-					compare("batch, random chunks", ref, nref, got, n);
-					n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]) + 24,
-							 got);
-					compare("batch, larger stride", ref, nref, got, n);
-					nconf++;
-				}
+		CHECK(nref > (int)(len / 8));
+		if (nref <= (int)(len / 8))
+		{
+			int h[PFT_PKT_NR_TYPES] = { 0 }, q;
+			for (q = 0; q < nref; q++)
+				h[ref[q].type]++;
+			fprintf(stderr, "%d items from %zu bytes:", nref, len);
+			for (q = 0; q < PFT_PKT_NR_TYPES; q++)
+				fprintf(stderr, " %d", h[q]);
+			fprintf(stderr, "\n");
+		}
+		n = decode_batch(&c, stream, len, &rng, 0, sizeof(got[0]), got);
+		compare("batch, one chunk", ref, nref, got, n);
+		n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]), got);
+		compare("batch, random chunks", ref, nref, got, n);
+		n = decode_batch(&c, stream, len, &rng, 1, sizeof(got[0]) + 24,
+				 got);
+		compare("batch, larger stride", ref, nref, got, n);
+		nconf++;
+	}
 	printf("%u configurations\n", nconf);
 	return check_report();
 }
