@@ -27,29 +27,16 @@ order: recordings of three programs (pft record --timestamps, each with its
     listed before another ran no later than the other's key;
   - the sources do interleave (a merge source by source fails).
 usage: decode_all.py tc2|order PFT DATA_DIR [LIBPFT_SO EXAMPLES_DIR]"""
-import ctypes
 import json
 import os
-import random
 import re
-import subprocess
 import sys
 import tempfile
 
+from support import fail, failures, interleave, load_libpft, runner, write_snapshot
+
 MODE, PFT, DATA = sys.argv[1:4]
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-fails = 0
-
-
-def fail(msg):
-    global fails
-    fails += 1
-    print("FAIL: " + msg)
-
-
-def run(*args):
-    p = subprocess.run([PFT] + list(args), capture_output=True, text=True, env=CHILD_ENV)
-    return p.returncode, p.stdout, p.stderr
+run = runner(PFT)
 
 
 TEXT_PFX = re.compile(r"^(0x[0-9A-F]{2}) (\S+) ")
@@ -153,23 +140,6 @@ def tc2():
         print("timeline --id all: %d events in 4 track groups" % len(ev))
 
 
-def frame(lib, runs):
-    enc = lib.pft_frame_encoder_alloc(1, 0, 0)
-    res = b""
-    used = ctypes.c_size_t()
-    for tid, data in runs:
-        cap = 20 * (len(data) // 7 + 2)
-        out = ctypes.create_string_buffer(cap)
-        n = lib.pft_frame_encoder_encode(enc, tid, data, len(data), out, cap, ctypes.byref(used))
-        assert n >= 0 and used.value == len(data)
-        res += out.raw[:n]
-    out = ctypes.create_string_buffer(64)
-    n = lib.pft_frame_encoder_flush(enc, out, 64)
-    res += out.raw[:n]
-    lib.pft_frame_encoder_free(enc)
-    return res
-
-
 # program, cycles per instruction and exception entry, trace ID, IRQ period
 CORES = [("qsort", 1, 0x21, 97), ("recursion", 3, 0x22, 89), ("switch", 2, 0x23, 101)]
 
@@ -211,28 +181,10 @@ def build(lib, examples, t, name, timestamps):
         with open(os.path.join(rec, "PTM_0.ini")) as f:
             ptm = f.read().replace("PTM_0", "PTM_%d" % k)
         open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
-    rng = random.Random(7)
-    pos = {k: 0 for k in streams}
-    runs = []
-    while any(pos[k] < len(streams[k]) for k in streams):
-        k = rng.choice([k for k in streams if pos[k] < len(streams[k])])
-        m = rng.randint(1, 200)
-        runs.append((k, streams[k][pos[k]:pos[k] + m]))
-        pos[k] += m
-    open(os.path.join(snap, "etb.bin"), "wb").write(frame(lib, runs))
-    with open(os.path.join(snap, "snapshot.ini"), "w") as f:
-        f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
-        for k in range(len(CORES)):
-            f.write("device%d=cpu_%d.ini\ndevice%d=PTM_%d.ini\n" % (2 * k, k, 2 * k + 1, k))
-        f.write("\n[trace]\nmetadata=trace.ini\n")
-    with open(os.path.join(snap, "trace.ini"), "w") as f:
-        f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=etb.bin\n"
-                "format=coresight\n\n[source_buffers]\n")
-        for k in range(len(CORES)):
-            f.write("PTM_%d=ETB_0\n" % k)
-        f.write("\n[core_trace_sources]\n")
-        for k in range(len(CORES)):
-            f.write("cpu_%d=PTM_%d\n" % (k, k))
+    open(os.path.join(snap, "etb.bin"), "wb").write(interleave(lib, streams, 7, 200))
+    write_snapshot(snap, [f % k for k in range(len(CORES)) for f in ("cpu_%d.ini", "PTM_%d.ini")],
+                   "etb.bin", ["PTM_%d" % k for k in range(len(CORES))],
+                   [("cpu_%d" % k, "PTM_%d" % k) for k in range(len(CORES))])
     return snap, streams, times, logs
 
 
@@ -273,14 +225,7 @@ def order(lib_so, examples):
     if not os.path.exists(os.path.join(examples, CORES[0][0] + ".elf")):
         print("SKIP: no example programs in %s (no ARM cross compiler)" % examples)
         sys.exit(77)
-    lib = ctypes.CDLL(lib_so)
-    lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
-    lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
-    lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
-                                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
-                                             ctypes.POINTER(ctypes.c_size_t)]
-    lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
-    lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
+    lib = load_libpft(lib_so)
     with tempfile.TemporaryDirectory() as t:
         t = os.environ.get("DECODE_ALL_KEEP", t)  # a folder to keep the snapshots in
         built = build(lib, examples, t, "untimed", False)
@@ -352,4 +297,4 @@ if MODE == "tc2":
     tc2()
 else:
     order(sys.argv[4], sys.argv[5])
-sys.exit(1 if fails else 0)
+sys.exit(1 if failures() else 0)

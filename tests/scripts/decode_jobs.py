@@ -17,45 +17,36 @@ Inputs:
     IRQs, sync frequency), each also with its trace corrupted.
 Threads 2-8, segments from 64 bytes (many cuts and joins), against --jobs 1.
 usage: decode_jobs.py PFT LIBPFT_SO DATA_DIR EXAMPLES_DIR [RECORDINGS [SEED]]"""
-import ctypes
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from support import corrupt, extract, fail, failures, load_libpft, runner
 
 PFT, LIB, DATA, EX = sys.argv[1:5]
 NREC = int(sys.argv[5]) if len(sys.argv) > 5 else 30
 SEED = int(sys.argv[6]) if len(sys.argv) > 6 else 13
-lib = ctypes.CDLL(LIB)
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-lib.pft_frame_extract.restype = ctypes.c_int64
-lib.pft_frame_extract.argtypes = [ctypes.c_int, ctypes.c_uint8, ctypes.c_char_p, ctypes.c_size_t,
-                                  ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
-cap = open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read()
-out = ctypes.create_string_buffer(len(cap))
-n = lib.pft_frame_extract(1, 0x13, cap, len(cap), out, len(cap), None)
-stream = out.raw[:n]
+lib = load_libpft(LIB)
+stream = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x13)
+run = runner(PFT, text=False)
 REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
         "--etmidr", "0x411CF312", "--etmtraceidr", "0x13",
         "--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
 FORMATS = ([], ["--json"], ["--stats"], ["--ranges"], ["--format", "addrs"],
            ["--json", "--ranges"])
 rng = random.Random(SEED)
-fails = 0
 checked = 0
 
 
 def decode(inp, opts, jobs, seg):
-    p = subprocess.run([PFT, "decode", "--jobs", str(jobs), "--segment-size", str(seg), inp] +
-                       opts, capture_output=True, env=CHILD_ENV)
-    return p.returncode, p.stdout, p.stderr
+    return run("decode", "--jobs", str(jobs), "--segment-size", str(seg), inp, *opts)
 
 
 def check(name, inp, opts, runs):
     """runs: (format, jobs, segment) tuples, each against --jobs 1."""
-    global fails, checked
+    global checked
     refs = {}
     for fmt, j, seg in runs:
         key = tuple(fmt)
@@ -64,9 +55,8 @@ def check(name, inp, opts, runs):
         got = decode(inp, opts + fmt, j, seg)
         checked += 1
         if got != refs[key]:
-            fails += 1
-            print("FAIL: %s %s --jobs %d --segment-size %d differs from --jobs 1" %
-                  (name, " ".join(opts + fmt), j, seg))
+            fail("%s %s --jobs %d --segment-size %d differs from --jobs 1" %
+                 (name, " ".join(opts + fmt), j, seg))
             return
 
 
@@ -77,28 +67,6 @@ def every(jobs=(2, 3, 8), segs=(64, 300, 4096), formats=FORMATS):
 def some(k):
     return [(rng.choice(FORMATS), rng.randint(2, 8), rng.choice([64, 97, 256, 1000, 4096]))
             for _ in range(k)]
-
-
-def corrupt(b):
-    b = bytearray(b)
-    for _ in range(rng.randint(1, 12)):
-        if not b:
-            break
-        k = rng.randrange(6)
-        i = rng.randrange(len(b))
-        if k == 0:
-            b[i] = rng.randrange(256)
-        elif k == 1:
-            del b[i:i + rng.randint(1, 20)]
-        elif k == 2:
-            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 20)))
-        elif k == 3:
-            b[i:i] = b"\0" * rng.randint(5, 12) + b"\x80"
-        elif k == 4:
-            b[i:i] = b"\0" * rng.randint(1, 40)
-        else:
-            b[i:i] = b"\x08" + bytes(rng.randrange(256) for _ in range(5))
-    return bytes(b)
 
 
 def record(n, t):
@@ -124,9 +92,9 @@ def record(n, t):
         args += ["--irq-random", str(rng.choice([50, 200, 1000])), "--seed", str(n)]
     if rng.random() < 0.5:
         args += ["--sync-freq", str(rng.choice([64, 256, 1024]))]
-    r = subprocess.run(args, capture_output=True, env=CHILD_ENV)
-    if r.returncode:
-        print("FAIL record %s: %s" % (" ".join(args[2:]), r.stderr.decode()[:200]))
+    rc, _, err = run(*args[1:])
+    if rc:
+        fail("record %s: %s" % (" ".join(args[2:]), err.decode()[:200]))
         return None
     return os.path.join(t, "s%d" % n), " ".join([prog] + args[4:])
 
@@ -142,7 +110,7 @@ with tempfile.TemporaryDirectory() as t:
                                          formats=FORMATS[:3]))
     for i in range(30):
         g = os.path.join(t, "c%d.bin" % i)
-        open(g, "wb").write(corrupt(stream * rng.randint(1, 4)))
+        open(g, "wb").write(corrupt(stream * rng.randint(1, 4), rng))
         opts = REGS + (["--isync-resync", "always"] if i % 5 == 4 else [])
         check("TC2 corrupt copy %d" % i, g, opts, some(4))
     nrec = 0
@@ -157,9 +125,9 @@ with tempfile.TemporaryDirectory() as t:
         for b in ("PTM_0.bin", "cstrace.bin"):
             p = os.path.join(snap, b)
             if os.path.exists(p):
-                open(p, "wb").write(corrupt(open(p, "rb").read()))
+                open(p, "wb").write(corrupt(open(p, "rb").read(), rng))
         check("recording %d corrupted (%s)" % (i, name), snap, [], some(3))
         shutil.rmtree(snap, ignore_errors=True)
 print("decode --jobs: %d runs against --jobs 1 (%d recordings), %d differ" %
-      (checked, nrec, fails))
-sys.exit(1 if fails else 0)
+      (checked, nrec, failures()))
+sys.exit(1 if failures() else 0)

@@ -15,85 +15,30 @@ two PTM sources and one ETMv3 source.  Checks:
   - a bare capture file (clean streams, probed) gives per ID the lines of
     --id ID with the registers given.
 usage: dump_all.py PFT LIBPFT_SO DATA_DIR"""
-import ctypes
 import json
 import os
-import random
-import subprocess
 import sys
 import tempfile
 
+from support import extract, fail, failures, interleave, load_libpft, runner, write_snapshot
+
 PFT, LIB, DATA = sys.argv[1:4]
-lib = ctypes.CDLL(LIB)
-# a sanitizer build preloads its runtime for this interpreter only; pft
-# carries its own
-CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
-lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
-lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
-lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
-                                         ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
-                                         ctypes.POINTER(ctypes.c_size_t)]
-lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
-lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
-lib.pft_frame_extract.restype = ctypes.c_int64
-lib.pft_frame_extract.argtypes = [ctypes.c_int, ctypes.c_uint8, ctypes.c_char_p, ctypes.c_size_t,
-                                  ctypes.c_char_p, ctypes.c_size_t, ctypes.c_void_p]
-fails = 0
-
-
-def fail(msg):
-    global fails
-    fails += 1
-    print("FAIL: " + msg)
-
-
-def extract(cap, tid):
-    out = ctypes.create_string_buffer(len(cap))
-    n = lib.pft_frame_extract(1, tid, cap, len(cap), out, len(cap), None)
-    return out.raw[:n]
-
-
-def frame(runs):
-    enc = lib.pft_frame_encoder_alloc(1, 0, 0)
-    res = b""
-    used = ctypes.c_size_t()
-    for tid, data in runs:
-        cap = 20 * (len(data) // 7 + 2)
-        out = ctypes.create_string_buffer(cap)
-        n = lib.pft_frame_encoder_encode(enc, tid, data, len(data), out, cap, ctypes.byref(used))
-        assert n >= 0 and used.value == len(data)
-        res += out.raw[:n]
-    out = ctypes.create_string_buffer(64)
-    n = lib.pft_frame_encoder_flush(enc, out, 64)
-    res += out.raw[:n]
-    lib.pft_frame_encoder_free(enc)
-    return res
+lib = load_libpft(LIB)
+run = runner(PFT)
 
 
 tc2 = open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read()
-a = extract(tc2, 0x13)
+a = extract(lib, tc2, 0x13)
 b = bytearray(a[a.index(b"\0\0\0\0\0\x80"):])
 b[700:700] = b"\x02\x02\x02\x02"  # reserved headers: errors in one source only
 b = bytes(b)
-e = extract(tc2, 0x10)
+e = extract(lib, tc2, 0x10)
 
 
-def interleave(src):
-    rng = random.Random(13)
-    pos = {k: 0 for k in src}
-    runs = []
-    while any(pos[k] < len(src[k]) for k in src):
-        k = rng.choice([k for k in src if pos[k] < len(src[k])])
-        n = rng.randint(1, 300)
-        runs.append((k, src[k][pos[k]:pos[k] + n]))
-        pos[k] += n
-    return frame(runs)
-
-
-cap = interleave({0x13: a, 0x24: b, 0x10: e})
+cap = interleave(lib, {0x13: a, 0x24: b, 0x10: e}, 13, 300)
 # clean streams for the probed bare capture (a corrupt stream can probe as
 # another protocol)
-cap2 = interleave({0x13: a, 0x24: a[a.index(b"\0\0\0\0\0\x80"):], 0x10: e})
+cap2 = interleave(lib, {0x13: a, 0x24: a[a.index(b"\0\0\0\0\0\x80"):], 0x10: e}, 13, 300)
 
 REGS = ("ETMCR(0x000)=0x10001000\nETMIDR(0x079)=0x411CF312\nETMCCER(0x07A)=0x34C01AC2\n"
         "ETMTRACEIDR(0x080)=0x%08X\n")
@@ -104,24 +49,10 @@ with tempfile.TemporaryDirectory() as t:
     devs = [("PTM_0", "PTM1.1", REGS % 0x13), ("PTM_1", "PTM1.1", REGS % 0x24),
             ("ETM_0", "ETM3.5", "ETMCR(0x000)=0x00000000\nETMIDR(0x079)=0x410CF250\n"
              "ETMTRACEIDR(0x080)=0x00000010\n")]
-    with open(os.path.join(snap, "snapshot.ini"), "w") as f:
-        f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
-        for i, d in enumerate(devs):
-            f.write("device%d=%s.ini\n" % (i, d[0]))
-        f.write("\n[trace]\nmetadata=trace.ini\n")
+    write_snapshot(snap, [d[0] + ".ini" for d in devs], "cstrace.bin", [d[0] for d in devs])
     for name, typ, regs in devs:
         with open(os.path.join(snap, name + ".ini"), "w") as f:
             f.write("[device]\nname=%s\nclass=trace_source\ntype=%s\n\n[regs]\n%s" % (name, typ, regs))
-    with open(os.path.join(snap, "trace.ini"), "w") as f:
-        f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=cstrace.bin\n"
-                "format=coresight\n\n[source_buffers]\n")
-        for d in devs:
-            f.write("%s=ETB_0\n" % d[0])
-
-    def run(*args):
-        p = subprocess.run([PFT] + list(args), capture_output=True, text=True, env=CHILD_ENV)
-        return p.returncode, p.stdout, p.stderr
-
     rc, out, err = run("dump", snap, "--id", "all", "--json")
     if rc not in (0, 1):
         fail("--id all --json exit %d: %s" % (rc, err))
@@ -175,4 +106,4 @@ with tempfile.TemporaryDirectory() as t:
             fail("bare capture: --id all lines of 0x%02x differ from --id 0x%02x" % (tid, tid))
     print("dump --id all: %d packets of 2 PFT sources (%d errors in the corrupt one), "
           "%d capture bytes" % (len(lines), n_err, len(cap)))
-sys.exit(1 if fails else 0)
+sys.exit(1 if failures() else 0)

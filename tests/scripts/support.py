@@ -1,0 +1,136 @@
+"""What several test scripts share: running pft, counting failures, libpft's
+frame layer through ctypes (one trace ID out of a capture; streams framed
+together in interleaved runs) and corrupting a stream."""
+import ctypes
+import os
+import random
+import subprocess
+
+# a sanitizer build preloads its runtime for this interpreter only; pft
+# carries its own
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "LD_PRELOAD"}
+
+_fails = 0
+
+
+def fail(msg):
+    """Prints a failure and counts it."""
+    global _fails
+    _fails += 1
+    print("FAIL: " + msg)
+
+
+def failures():
+    """The failures counted so far (the exit status: 1 if any)."""
+    return _fails
+
+
+def runner(pft, text=True):
+    """A function that runs pft with its arguments: (exit code, stdout,
+    stderr), as text or bytes."""
+    def run(*args):
+        p = subprocess.run([pft] + list(args), capture_output=True, text=text, env=CHILD_ENV)
+        return p.returncode, p.stdout, p.stderr
+    return run
+
+
+def load_libpft(path):
+    """libpft through ctypes, with the frame layer's calls declared."""
+    lib = ctypes.CDLL(path)
+    lib.pft_frame_encoder_alloc.restype = ctypes.c_void_p
+    lib.pft_frame_encoder_alloc.argtypes = [ctypes.c_int, ctypes.c_uint, ctypes.c_uint]
+    lib.pft_frame_encoder_encode.argtypes = [ctypes.c_void_p, ctypes.c_uint8, ctypes.c_char_p,
+                                             ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                             ctypes.POINTER(ctypes.c_size_t)]
+    lib.pft_frame_encoder_flush.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    lib.pft_frame_encoder_free.argtypes = [ctypes.c_void_p]
+    lib.pft_frame_extract.restype = ctypes.c_int64
+    lib.pft_frame_extract.argtypes = [ctypes.c_int, ctypes.c_uint8, ctypes.c_char_p,
+                                      ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t,
+                                      ctypes.c_void_p]
+    return lib
+
+
+def extract(lib, cap, tid):
+    """The bytes of trace ID tid in the CoreSight-framed capture cap."""
+    out = ctypes.create_string_buffer(len(cap))
+    n = lib.pft_frame_extract(1, tid, cap, len(cap), out, len(cap), None)
+    return out.raw[:n]
+
+
+def frame(lib, runs):
+    """CoreSight frames holding the (trace ID, bytes) runs in that order."""
+    enc = lib.pft_frame_encoder_alloc(1, 0, 0)
+    res = b""
+    used = ctypes.c_size_t()
+    for tid, data in runs:
+        cap = 20 * (len(data) // 7 + 2)
+        out = ctypes.create_string_buffer(cap)
+        n = lib.pft_frame_encoder_encode(enc, tid, data, len(data), out, cap, ctypes.byref(used))
+        assert n >= 0 and used.value == len(data)
+        res += out.raw[:n]
+    out = ctypes.create_string_buffer(64)
+    n = lib.pft_frame_encoder_flush(enc, out, 64)
+    res += out.raw[:n]
+    lib.pft_frame_encoder_free(enc)
+    return res
+
+
+def interleave(lib, streams, seed, longest):
+    """The streams ({trace ID: bytes}) framed together in runs of 1 to
+    longest bytes, the ID of each run drawn at random (seeded) from those
+    with bytes left."""
+    rng = random.Random(seed)
+    pos = {k: 0 for k in streams}
+    runs = []
+    while any(pos[k] < len(streams[k]) for k in streams):
+        k = rng.choice([k for k in streams if pos[k] < len(streams[k])])
+        n = rng.randint(1, longest)
+        runs.append((k, streams[k][pos[k]:pos[k] + n]))
+        pos[k] += n
+    return frame(lib, runs)
+
+
+def corrupt(b, rng):
+    """b with 1 to 12 faults planted anywhere, even inside packets: a byte
+    changed, bytes deleted or inserted, an A-sync pattern, a run of zeros or
+    a stray I-sync header."""
+    b = bytearray(b)
+    for _ in range(rng.randint(1, 12)):
+        if not b:
+            break
+        k = rng.randrange(6)
+        i = rng.randrange(len(b))
+        if k == 0:
+            b[i] = rng.randrange(256)
+        elif k == 1:
+            del b[i:i + rng.randint(1, 20)]
+        elif k == 2:
+            b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 20)))
+        elif k == 3:
+            b[i:i] = b"\0" * rng.randint(5, 12) + b"\x80"
+        elif k == 4:
+            b[i:i] = b"\0" * rng.randint(1, 40)
+        else:
+            b[i:i] = b"\x08" + bytes(rng.randrange(256) for _ in range(5))
+    return bytes(b)
+
+
+def write_snapshot(folder, device_files, buffer_file, sources, cores=()):
+    """A snapshot's snapshot.ini, naming the device files, and its trace.ini:
+    one CoreSight-framed buffer ETB_0 (buffer_file) that holds the trace of
+    every source, and the (core, source) pairs."""
+    with open(os.path.join(folder, "snapshot.ini"), "w") as f:
+        f.write("[snapshot]\nversion=1.0\n\n[device_list]\n")
+        for i, d in enumerate(device_files):
+            f.write("device%d=%s\n" % (i, d))
+        f.write("\n[trace]\nmetadata=trace.ini\n")
+    with open(os.path.join(folder, "trace.ini"), "w") as f:
+        f.write("[trace_buffers]\nbuffers=buffer0\n\n[buffer0]\nname=ETB_0\nfile=%s\n"
+                "format=coresight\n\n[source_buffers]\n" % buffer_file)
+        for s in sources:
+            f.write("%s=ETB_0\n" % s)
+        if cores:
+            f.write("\n[core_trace_sources]\n")
+            for core, s in cores:
+                f.write("%s=%s\n" % (core, s))
