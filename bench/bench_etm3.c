@@ -40,7 +40,6 @@
 
 #include "pft/etm3flow.h"
 #include "pft/image.h"
-#include "pft/frame.h"
 
 #include "bench_ocsd.h"
 #include "bench_pkt.h"
@@ -190,9 +189,8 @@ int main(int argc, char **argv)
 	size_t len, slen, i, last;
 	int k, id = 0x10, decode = 0, status;
 	char path[1024];
-	uint8_t *cap, *stream, *big;
+	uint8_t *stream, *big;
 	struct pft_config cfg;
-	int64_t n;
 
 	bench_opts_init(&o);
 	for (k = 1; k < argc; k++) {
@@ -218,19 +216,9 @@ int main(int argc, char **argv)
 	cfg.etmccer = 0x344008F2u;
 	cfg.etmtraceidr = (uint32_t)id;
 	snprintf(path, sizeof(path), "%s/TC2/cstrace.bin", o.data);
-	cap = bench_read_file(path, &len);
-	if (!cap) {
-		fprintf(stderr, "bench_etm3: cannot read %s (set --data or PFT_DATA)\n", path);
+	stream = bench_stream("bench_etm3", path, id, &slen);
+	if (!stream)
 		return 2;
-	}
-	stream = malloc(len);
-	n = stream ? pft_frame_extract(PFT_FRAME_CORESIGHT, (uint8_t)id, cap, len, stream, len, NULL)
-		   : -1;
-	if (n <= 0) {
-		fprintf(stderr, "bench_etm3: no trace ID 0x%x in %s\n", id, path);
-		return 2;
-	}
-	slen = (size_t)n;
 	/* from the first A-sync to the last one */
 	i = bench_async(slen, stream);
 	for (last = slen >= 6 ? slen - 6 : 0; last > i; last--)
@@ -254,6 +242,5 @@ int main(int argc, char **argv)
 					  big, len, o.chunk);
 	free(big);
 	free(stream);
-	free(cap);
 	return status;
 }

@@ -39,7 +39,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "pft/frame.h"
 #include "pft/packet.h"
 
 #include "bench_ocsd.h"
@@ -94,7 +93,7 @@ int main(int argc, char **argv)
 	size_t len, slen = 0, i;
 	int cov = 0, k, status;
 	char path[1024];
-	uint8_t *cap, *stream, *big;
+	uint8_t *stream, *big;
 	struct pft_config cfg;
 
 	bench_opts_init(&o);
@@ -125,25 +124,9 @@ int main(int argc, char **argv)
 	}
 	cfg.etmccer = 0x34C01AC2u;
 	cfg.etmidr = 0x411CF312u;
-	cap = bench_read_file(path, &len);
-	if (!cap) {
-		fprintf(stderr, "bench_packet: cannot read %s (set --data or PFT_DATA)\n", path);
+	stream = bench_stream("bench_packet", path, cov ? -1 : 0x13, &slen);
+	if (!stream)
 		return 2;
-	}
-	if (cov) {
-		stream = cap;
-		slen = len;
-	} else {
-		int64_t n;
-		stream = malloc(len);
-		n = stream ? pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, len, stream, len, NULL)
-			   : -1;
-		if (n <= 0) {
-			fprintf(stderr, "bench_packet: no trace ID 0x13 in %s\n", path);
-			return 2;
-		}
-		slen = (size_t)n;
-	}
 	i = bench_async(slen, stream);
 	if (i + 6 > slen) {
 		fprintf(stderr, "bench_packet: no A-sync in the stream\n");
@@ -160,8 +143,6 @@ int main(int argc, char **argv)
 	status = bench_run_report("bench_packet", runners, NRUNNERS, o.only, o.reps, 1, &cfg, big,
 				  len, o.chunk);
 	free(big);
-	if (stream != cap)
-		free(stream);
-	free(cap);
+	free(stream);
 	return status;
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "pft/common.h"
+#include "pft/frame.h"
 
 #include "bench_util.h"
 
@@ -27,6 +28,15 @@ struct bench_counts {
 
 /* pft_<DEC>_decoder_next_batch() is asked for BATCH packets at a time. */
 #define BATCH 256
+
+/* How the runners count an item: as other if it is UNSYNCED or ERROR. */
+static inline void bench_tally(struct bench_counts *c, int other)
+{
+	if (other)
+		c->other++;
+	else
+		c->packets++;
+}
 
 /* run_pft (one item per pft_<DEC>_decoder_next call), run_pft_batch (BATCH
  * per pft_<DEC>_decoder_next_batch call) and run_pft_count (counted per type
@@ -48,11 +58,51 @@ struct bench_counts {
 			pft_##DEC##_decoder_end(d);                                                    \
 	}                                                                                              \
                                                                                                        \
-	static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,   \
-				       size_t chunk, struct bench_counts *c)                           \
+	/* What D has, taken and counted into C one of three ways; returns the    \
+	 * decoder's status when it has no more (-PFT_E_AGAIN: feed it more). */ \
+	static inline int bench_##DEC##_next(struct pft_##DEC##_decoder *d, struct bench_counts *c)    \
+	{                                                                                              \
+		PKT p;                                                                                 \
+		int r;                                                                                 \
+                                                                                                       \
+		while ((r = pft_##DEC##_decoder_next(d, &p, sizeof(p))) == 0)                          \
+			bench_tally(c, p.type == UNSYNCED || p.type == ERROR);                         \
+		return r;                                                                              \
+	}                                                                                              \
+	static inline int bench_##DEC##_batch(struct pft_##DEC##_decoder *d, struct bench_counts *c)   \
+	{                                                                                              \
+		static PKT p[BATCH];                                                                   \
+		int r, i;                                                                              \
+                                                                                                       \
+		while ((r = pft_##DEC##_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0)            \
+			for (i = 0; i < r; i++)                                                        \
+				bench_tally(c, p[i].type == UNSYNCED || p[i].type == ERROR);           \
+		return r;                                                                              \
+	}                                                                                              \
+	static inline int bench_##DEC##_count(struct pft_##DEC##_decoder *d, struct bench_counts *c)   \
+	{                                                                                              \
+		CNT k;                                                                                 \
+		int r, t;                                                                              \
+                                                                                                       \
+		memset(&k, 0, sizeof(k));                                                              \
+		r = pft_##DEC##_decoder_count(d, &k, sizeof(k));                                       \
+		for (t = 1; t < NTYPES; t++) {                                                         \
+			if (t == UNSYNCED || t == ERROR)                                               \
+				c->other += k.items[t];                                                \
+			else                                                                           \
+				c->packets += k.items[t];                                              \
+		}                                                                                      \
+		return r;                                                                              \
+	}                                                                                              \
+                                                                                                       \
+	/* A decoder fed buf CHUNK bytes at a time, what it has taken by TAKE     \
+	 * after each chunk: the CPU seconds, or -1 if it did not end cleanly. */ \
+	static inline double bench_##DEC##_time(const struct pft_config *cfg, const uint8_t *buf,      \
+						size_t len, size_t chunk, struct bench_counts *c,      \
+						int (*take)(struct pft_##DEC##_decoder *,              \
+							    struct bench_counts *))                    \
 	{                                                                                              \
 		struct pft_##DEC##_decoder *d = pft_##DEC##_decoder_alloc(cfg);                        \
-		PKT p;                                                                                 \
 		size_t pos = 0;                                                                        \
 		double t0;                                                                             \
 		int r;                                                                                 \
@@ -61,82 +111,29 @@ struct bench_counts {
 		if (!d)                                                                                \
 			return -1;                                                                     \
 		t0 = bench_cpu();                                                                      \
-		for (;;) {                                                                             \
+		do {                                                                                   \
 			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
-			while ((r = pft_##DEC##_decoder_next(d, &p, sizeof(p))) == 0) {                \
-				if (p.type == UNSYNCED || p.type == ERROR)                             \
-					c->other++;                                                    \
-				else                                                                   \
-					c->packets++;                                                  \
-			}                                                                              \
-			if (r != -PFT_E_AGAIN)                                                         \
-				break;                                                                 \
-		}                                                                                      \
+			r = take(d, c);                                                                \
+		} while (r == -PFT_E_AGAIN);                                                           \
 		t0 = bench_cpu() - t0;                                                                 \
 		pft_##DEC##_decoder_free(d);                                                           \
 		return r == -PFT_E_EOS ? t0 : -1;                                                      \
 	}                                                                                              \
                                                                                                        \
+	static NOINLINE double run_pft(const struct pft_config *cfg, const uint8_t *buf, size_t len,   \
+				       size_t chunk, struct bench_counts *c)                           \
+	{                                                                                              \
+		return bench_##DEC##_time(cfg, buf, len, chunk, c, bench_##DEC##_next);                \
+	}                                                                                              \
 	static NOINLINE double run_pft_batch(const struct pft_config *cfg, const uint8_t *buf,         \
 					     size_t len, size_t chunk, struct bench_counts *c)         \
 	{                                                                                              \
-		struct pft_##DEC##_decoder *d = pft_##DEC##_decoder_alloc(cfg);                        \
-		static PKT p[BATCH];                                                                   \
-		size_t pos = 0;                                                                        \
-		double t0;                                                                             \
-		int r, i;                                                                              \
-                                                                                                       \
-		memset(c, 0, sizeof(*c));                                                              \
-		if (!d)                                                                                \
-			return -1;                                                                     \
-		t0 = bench_cpu();                                                                      \
-		for (;;) {                                                                             \
-			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
-			while ((r = pft_##DEC##_decoder_next_batch(d, p, BATCH, sizeof(p[0]))) > 0) {  \
-				for (i = 0; i < r; i++) {                                              \
-					if (p[i].type == UNSYNCED || p[i].type == ERROR)               \
-						c->other++;                                            \
-					else                                                           \
-						c->packets++;                                          \
-				}                                                                      \
-			}                                                                              \
-			if (r != -PFT_E_AGAIN)                                                         \
-				break;                                                                 \
-		}                                                                                      \
-		t0 = bench_cpu() - t0;                                                                 \
-		pft_##DEC##_decoder_free(d);                                                           \
-		return r == -PFT_E_EOS ? t0 : -1;                                                      \
+		return bench_##DEC##_time(cfg, buf, len, chunk, c, bench_##DEC##_batch);               \
 	}                                                                                              \
-                                                                                                       \
 	static NOINLINE double run_pft_count(const struct pft_config *cfg, const uint8_t *buf,         \
 					     size_t len, size_t chunk, struct bench_counts *c)         \
 	{                                                                                              \
-		struct pft_##DEC##_decoder *d = pft_##DEC##_decoder_alloc(cfg);                        \
-		CNT k;                                                                                 \
-		size_t pos = 0;                                                                        \
-		double t0;                                                                             \
-		int r, t;                                                                              \
-                                                                                                       \
-		memset(c, 0, sizeof(*c));                                                              \
-		memset(&k, 0, sizeof(k));                                                              \
-		if (!d)                                                                                \
-			return -1;                                                                     \
-		t0 = bench_cpu();                                                                      \
-		for (;;) {                                                                             \
-			bench_##DEC##_feed(d, buf, len, chunk, &pos);                                  \
-			r = pft_##DEC##_decoder_count(d, &k, sizeof(k));                               \
-			if (r != -PFT_E_AGAIN)                                                         \
-				break;                                                                 \
-		}                                                                                      \
-		t0 = bench_cpu() - t0;                                                                 \
-		for (t = 1; t < NTYPES; t++) {                                                         \
-			if (t == UNSYNCED || t == ERROR)                                               \
-				c->other += k.items[t];                                                \
-			else                                                                           \
-				c->packets += k.items[t];                                              \
-		}                                                                                      \
-		pft_##DEC##_decoder_free(d);                                                           \
-		return r == -PFT_E_EOS ? t0 : -1;                                                      \
+		return bench_##DEC##_time(cfg, buf, len, chunk, c, bench_##DEC##_count);               \
 	}
 
 typedef double (*bench_run_fn)(const struct pft_config *cfg, const uint8_t *buf, size_t len,
@@ -263,6 +260,36 @@ static inline int bench_opts_check(struct bench_opts *o)
 	if (!o->data)
 		o->data = PFT_DATA_DIR;
 	return o->mib && o->chunk && o->chunk <= 0xFFFFFFFFu && o->reps >= 1;
+}
+
+/* The bytes of trace ID ID in the CoreSight-framed capture at PATH (the
+ * whole file if ID is negative: a raw stream) in a malloc'd buffer, their
+ * count in *len; NULL after a message naming PROG. */
+static inline uint8_t *bench_stream(const char *prog, const char *path, int id, size_t *len)
+{
+	size_t caplen;
+	uint8_t *cap = bench_read_file(path, &caplen), *s;
+	int64_t n;
+
+	if (!cap) {
+		fprintf(stderr, "%s: cannot read %s (set --data or PFT_DATA)\n", prog, path);
+		return NULL;
+	}
+	if (id < 0) {
+		*len = caplen;
+		return cap;
+	}
+	s = malloc(caplen);
+	n = s ? pft_frame_extract(PFT_FRAME_CORESIGHT, (uint8_t)id, cap, caplen, s, caplen, NULL)
+	      : -1;
+	free(cap);
+	if (n <= 0) {
+		fprintf(stderr, "%s: no trace ID 0x%x in %s\n", prog, (unsigned)id, path);
+		free(s);
+		return NULL;
+	}
+	*len = (size_t)n;
+	return s;
 }
 
 /* s[0..n) repeated until MIB MiB are reached, in a malloc'd buffer; the
