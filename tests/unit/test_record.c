@@ -193,14 +193,46 @@ static FILE *text_file(const char *s)
 	return f;
 }
 
-static void test_logs(void)
+/* What the last log read gave: its instructions and exceptions, its
+ * statistics and its error message. */
+static struct collect c;
+static struct pft_rec_src_stats st;
+static char msg[256];
+
+/* Reads the log TEXT with the plain reader, or qemu's if QEMU, at most MAX
+ * instructions (0: all), into c, st and msg (cleared first); returns its
+ * status. */
+static int read_log(int qemu, const char *text, unsigned max)
 {
 	const struct pft_rec_elf *elfs[1] = { &img };
-	struct pft_rec_sink sink;
-	struct collect c;
-	struct pft_rec_src_stats st;
-	char msg[256];
-	FILE *f;
+	struct pft_rec_sink sink = { c_insn, c_exc, &c };
+	FILE *f = text_file(text);
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	memset(&st, 0, sizeof(st));
+	msg[0] = 0;
+	CHECK(f != NULL);
+	if (!f)
+		return -PFT_E_IO;
+	rc = qemu ? pft_rec_qemu_run(f, elfs, 1, max, &sink, &st, msg, sizeof(msg))
+		  : pft_rec_plain_run(f, elfs, 1, max, &sink, &st, msg, sizeof(msg));
+	fclose(f);
+	return rc;
+}
+
+static int plain_log(const char *text)
+{
+	return read_log(0, text, 0);
+}
+
+static int qemu_log(const char *text)
+{
+	return read_log(1, text, 0);
+}
+
+static void test_logs(void)
+{
 	int rc;
 
 	img.seg = &seg;
@@ -217,18 +249,12 @@ static void test_logs(void)
 	put16(0x2008, 0x4608);
 	put16(0x200a, 0x4608);
 	put16(0x200c, 0xbe02);              /* bkpt */
-	sink.insn = c_insn;
-	sink.exception = c_exc;
-	sink.ctx = &c;
 
 	/* plain: IT conditions tracked from the code, exception lines (an SVC
 	 * whose handler is not listed, an IRQ at its vector), BKPT ends */
-	memset(&c, 0, sizeof(c));
-	f = text_file("# x\n00001000 A32\n00001004 A32 extra\n\n00001008 A32\n! svc 0000100c\n"
-	              "0000100c A32\n00002000 T32\n00002002 T32\n! irq 00002004 T32\n00001018 A32\n"
-	              "00002004 T32\n00002008 T32\n0000200a T32\n0000200c T32\n00001000 A32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("# x\n00001000 A32\n00001004 A32 extra\n\n00001008 A32\n! svc 0000100c\n"
+	               "0000100c A32\n00002000 T32\n00002002 T32\n! irq 00002004 T32\n00001018 A32\n"
+	               "00002004 T32\n00002008 T32\n0000200a T32\n0000200c T32\n00001000 A32\n");
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 10);
 	CHECK_EQ(c.nx, 2);
@@ -248,12 +274,9 @@ static void test_logs(void)
 	/* plain: an exception whose handler is not in the log ("untraced"):
 	 * the next line is where it returned, anywhere; at the end of the log
 	 * it never returned */
-	memset(&c, 0, sizeof(c));
-	f = text_file("00001008 A32\n! svc 0000100c A32 untraced\n00002000 T32\n"
-	              "00002002 T32\n! irq 00002004 T32 untraced\n00001000 A32\n"
-	              "00001004 A32\n00001008 A32\n! svc 0000100c A32 untraced\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00001008 A32\n! svc 0000100c A32 untraced\n00002000 T32\n"
+	               "00002002 T32\n! irq 00002004 T32 untraced\n00001000 A32\n"
+	               "00001004 A32\n00001008 A32\n! svc 0000100c A32 untraced\n");
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 6);
 	CHECK_EQ(c.nx, 3);
@@ -271,35 +294,22 @@ static void test_logs(void)
 		pft_rec_log_exc_line(line, sizeof line, &x);
 		CHECK(strcmp(line, "! irq 00002004 T32") == 0);
 	}
-	f = text_file("00001000 A32\n! svc 00001004 A32 untraced\n00002000 T32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00001000 A32\n! svc 00001004 A32 untraced\n00002000 T32\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT); /* the return address still follows an SVC */
-	f = text_file("00001008 A32\n! svc 0000100c A32 traced\n00002000 T32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00001008 A32\n! svc 0000100c A32 traced\n00002000 T32\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2: expected '! TYPE PREF_RETURN [ISA [untraced]]'") != NULL);
 
 	/* plain: errors name the line */
-	memset(&c, 0, sizeof(c));
-	f = text_file("00001000 A32\n00001004 B32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00001000 A32\n00001004 B32\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2") != NULL);
-	f = text_file("00009000 A32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00009000 A32\n");
 	CHECK_EQ(rc, -PFT_E_NOMAP);
 	CHECK(strstr(msg, "0x00009000") != NULL);
-	f = text_file("00001002 A32\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("00001002 A32\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT);
-	f = text_file("! irq 1000\n");
-	rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = plain_log("! irq 1000\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 
 	/* plain: executions that cannot happen are refused at their line */
@@ -316,10 +326,7 @@ static void test_logs(void)
 		unsigned i;
 
 		for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-			msg[0] = 0;
-			f = text_file(bad[i].log);
-			rc = pft_rec_plain_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-			fclose(f);
+			rc = plain_log(bad[i].log);
 			CHECK_EQ(rc, -PFT_E_FORMAT);
 			if (!strstr(msg, bad[i].want))
 				fprintf(stderr, "plain case %u: got '%s'\n", i, msg);
@@ -331,28 +338,20 @@ static void test_logs(void)
 	 * qemu logs the TB at 0x2004, stops before running it ("Stopped
 	 * execution"), and the kernel enters a handler; that line is taken back
 	 * and the signal is an untraced kernel entry returning to 0x2004 */
-	memset(&c, 0, sizeof(c));
-	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
 	              "Trace 0: 0x7f00 [00000480/0000zz04/00000000/00000201]\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2: unreadable 'Trace' line") != NULL);
-	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
 	              "Trace 0: 0x7f00 [00000480/00001008/00000000/00000201]\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2: 0x00001008 A32 cannot follow 0x00001000 A32") != NULL);
-	memset(&c, 0, sizeof(c));
-	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
 	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n"
 	              "Trace 0: 0x7f20 [0f800480/00002004/00000000/00000201]\n"
 	              "Stopped execution of TB chain before 0x7f20 [00002004] sym\n"
 	              "Trace 0: 0x7f30 [00000480/00001000/00000000/00000201] handler\n"
 	              "Trace 0: 0x7f40 [00000480/00001004/00000000/00000201] handler\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 4);
 	CHECK_EQ(c.nx, 1);
@@ -363,34 +362,26 @@ static void test_logs(void)
 	CHECK_EQ(c.ex[0].return_isa, PFT_ISA_THUMB);
 	CHECK_EQ(c.in[2].addr, 0x1000);
 	/* stopped, then resumed at the same place: nothing was delivered */
-	memset(&c, 0, sizeof(c));
-	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
 	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n"
 	              "Stopped execution of TB chain before 0x7f10 [00002002] sym\n"
 	              "Trace 0: 0x7f10 [07800480/00002002/00000000/00000201]\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 2);
 	CHECK_EQ(c.nx, 0);
 	/* a stop that names another instruction than the line before */
-	f = text_file("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
 	              "Stopped execution of TB chain before 0x7f10 [00002008] sym\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, -PFT_E_FORMAT);
 	CHECK(strstr(msg, "line 2") != NULL);
 
 	/* qemu: Thumb bit 23, ITSTATE in [31:24], SVC as an untraced kernel entry,
 	 * other lines skipped */
-	memset(&c, 0, sizeof(c));
-	f = text_file("Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n"
+	rc = qemu_log("Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n"
 	              "some other line\n"
 	              "Trace 0: 0x7f00 [00000480/00001008/00000000/00000201] sym\n"
 	              "Trace 0: 0x7f00 [00800480/00002000/00000000/00000201]\n"
 	              "Trace 0: 0x7f00 [07800480/00002002/00000000/00000201]\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 4);
 	CHECK_EQ(st.skipped_lines, 1);
@@ -403,15 +394,10 @@ static void test_logs(void)
 	CHECK_EQ(c.in[2].isa, PFT_ISA_THUMB);
 	CHECK_EQ(c.in[3].condcode, 0);
 	CHECK_EQ(c.in[2].condcode, 14);
-	f = text_file("nothing here\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 0, &sink, &st, msg, sizeof(msg));
-	fclose(f);
+	rc = qemu_log("nothing here\n");
 	CHECK_EQ(rc, -PFT_E_FORMAT);
-	memset(&c, 0, sizeof(c));
-	f = text_file("Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
-	              "Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n");
-	rc = pft_rec_qemu_run(f, elfs, 1, 1, &sink, &st, msg, sizeof(msg)); /* max 1 */
-	fclose(f);
+	rc = read_log(1, "Trace 0: 0x7f00 [00000480/00001000/00000000/00000201]\n"
+	                 "Trace 0: 0x7f00 [00000480/00001004/00000000/00000201]\n", 1); /* max 1 */
 	CHECK_EQ(rc, 0);
 	CHECK_EQ(c.n, 1);
 }
@@ -504,24 +490,24 @@ static void test_pipe(void)
 static void test_elf(void)
 {
 	struct pft_rec_elf e;
-	char msg[256], path[1024];
+	char err[256], path[1024];
 	const char *b = getenv("PFT_BUILD");
 	FILE *f;
 	uint64_t a;
 	uint8_t w[4];
 
-	CHECK_EQ(pft_rec_elf_load(&e, "/nonexistent/x.elf", msg, sizeof(msg)), -PFT_E_IO);
+	CHECK_EQ(pft_rec_elf_load(&e, "/nonexistent/x.elf", err, sizeof(err)), -PFT_E_IO);
 	snprintf(path, sizeof(path), "%s/CMakeCache.txt", b ? b : ".");
 	if ((f = fopen(path, "r")) != NULL) {
 		fclose(f);
-		CHECK_EQ(pft_rec_elf_load(&e, path, msg, sizeof(msg)), -PFT_E_FORMAT);
-		CHECK(strstr(msg, "not an ELF") != NULL);
+		CHECK_EQ(pft_rec_elf_load(&e, path, err, sizeof(err)), -PFT_E_FORMAT);
+		CHECK(strstr(err, "not an ELF") != NULL);
 	}
 	snprintf(path, sizeof(path), "%s/examples/recursion.elf", b ? b : ".");
 	if ((f = fopen(path, "r")) == NULL)
 		return;
 	fclose(f);
-	CHECK_EQ(pft_rec_elf_load(&e, path, msg, sizeof(msg)), 0);
+	CHECK_EQ(pft_rec_elf_load(&e, path, err, sizeof(err)), 0);
 	CHECK_EQ(e.entry & 1, 0);                       /* _start is ARM */
 	CHECK_EQ(pft_rec_elf_symbol(&e, "_start", &a), 0);
 	CHECK_EQ(a, e.entry);
