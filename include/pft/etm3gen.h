@@ -7,13 +7,15 @@
  * the hardware would: A-sync and I-sync at trace start and every ETMSYNCFR
  * bytes, P-headers (the formats of the configured mode), branch address
  * packets (with exception information and the cancel bit), context ID,
- * timestamp and exception return packets.  The packets go through the
+ * timestamp and exception return packets, and with ETMCR[3:2] the normal
+ * data packets of the data transfers given.  The packets go through the
  * layer's encoder (pft_etm3_encoder_*), so the bytes are what
  * pft_etm3_decoder_* reads back.  Rules and choices: doc/etm3.md,
  * "Generator".
  *
  *     g = pft_etm3_gen_alloc(&cfg);            // ETMCR, ETMIDR, ETMCCER, ETMSYNCFR, ETMTRACEIDR
  *     for each retired instruction: pft_etm3_gen_insn(g, &in);
+ *       and each of its data transfers: pft_etm3_gen_data(g, &d);
  *     for each exception:           pft_etm3_gen_exception(g, &x);
  *     pft_etm3_gen_flush(g);
  *     while ((n = pft_etm3_gen_read(g, buf, sizeof buf)) > 0) write(buf, n);
@@ -68,6 +70,19 @@ struct pft_etm3_gen_exception {
 	uint8_t flags;         /* PFT_ETM3_GEN_E_* */
 };
 
+/* pft_etm3_gen_data.flags */
+#define PFT_ETM3_GEN_D_STORE 0x01u /* a store (a load otherwise); not in the trace */
+
+/* One data transfer of the last instruction given (doc/etm3.md, "Data
+ * trace"): the processor's view, 1, 2 or 4 bytes (a 64-bit transfer is
+ * given as two 32-bit ones, the lower address first). */
+struct pft_etm3_gen_data {
+	uint64_t address;
+	uint32_t value;        /* the size's low bytes */
+	uint8_t size;          /* 1, 2 or 4 */
+	uint8_t flags;         /* PFT_ETM3_GEN_D_* */
+};
+
 struct pft_etm3_gen_stats {
 	uint64_t insns;          /* instructions given */
 	uint64_t atoms;          /* E and N atoms written (cancelled ones included) */
@@ -80,6 +95,9 @@ struct pft_etm3_gen_stats {
 	uint64_t timestamps;     /* timestamp packets */
 	uint64_t context_ids;    /* context ID packets */
 	uint64_t exc_returns;    /* exception return packets */
+	uint64_t data;           /* normal data packets (ETMCR[3:2] != 0) */
+	uint64_t data_addresses; /* of them with a data address */
+	uint64_t data_ignored;   /* transfers given while data is not traced */
 };
 
 struct pft_etm3_gen;
@@ -93,6 +111,18 @@ PFT_API void pft_etm3_gen_free(struct pft_etm3_gen *g);
 /* 0, -PFT_E_INVAL (NULL, an address the ISA cannot have), -PFT_E_NOMEM. */
 PFT_API int pft_etm3_gen_insn(struct pft_etm3_gen *g, const struct pft_etm3_gen_insn *in);
 PFT_API int pft_etm3_gen_exception(struct pft_etm3_gen *g, const struct pft_etm3_gen_exception *x);
+/* A data transfer of the last instruction given, which must have executed
+ * (not PFT_ETM3_GEN_I_FAILED, no exception since).  With ETMCR[3:2] = 0 it
+ * is counted and left out.  Otherwise the instruction's atom goes out (the
+ * P-header is closed) before its first normal data packet, so that the
+ * packet follows the atom of the data instruction it belongs to; the packet
+ * carries the data address (ETMCR[3]) when it is the instruction's first
+ * transfer or does not follow on from the one before (A bit; the whole
+ * address after an A-sync, else compressed against the last one), and the
+ * value (ETMCR[2]) in the fewest of 0, 1, 2 or 4 bytes that hold it.
+ * 0, -PFT_E_INVAL (NULL, a size other than 1/2/4, an address above 32 bits,
+ * no executed instruction to belong to), -PFT_E_NOMEM. */
+PFT_API int pft_etm3_gen_data(struct pft_etm3_gen *g, const struct pft_etm3_gen_data *d);
 /* End of the run: the pending P-header and branch address go out. */
 PFT_API int pft_etm3_gen_flush(struct pft_etm3_gen *g);
 /* Bytes written and not yet read. */

@@ -34,6 +34,16 @@
 extern "C" {
 #endif
 
+/* One data transfer of an instruction (the emulator's memory hooks), in the
+ * order the processor made them. */
+struct pft_rec_access {
+	uint64_t value;      /* the bytes transferred, little endian (a load: as read) */
+	uint32_t addr;
+	uint8_t size;        /* 1, 2, 4 or 8 bytes */
+	uint8_t write;       /* 1 store, 0 load */
+};
+#define PFT_REC_MAX_ACCESS 16
+
 /* One retired instruction as a source sees it. */
 struct pft_rec_insn {
 	uint64_t addr;
@@ -44,6 +54,11 @@ struct pft_rec_insn {
 	uint8_t user;        /* executed in User mode */
 	uint8_t condcode;    /* condition that applied: IT or encoding, 14 = always */
 	uint32_t context_id; /* CONTEXTIDR while it executed */
+	/* Its data transfers, when the source sees them (the emulator; the log
+	 * sources give 0): naccess counts them all, access[] holds the first
+	 * PFT_REC_MAX_ACCESS. */
+	uint8_t naccess;
+	struct pft_rec_access access[PFT_REC_MAX_ACCESS];
 };
 
 /* Exception types, numbered as the PFT exception encoding (enum
@@ -195,6 +210,8 @@ struct pft_rec_emu_opts {
 	uint64_t irq_random;     /* mean interval of random IRQs, 0 = off */
 	uint64_t seed;
 	int verbose;
+	int accesses;            /* deliver each instruction's data transfers
+	                            (pft_rec_insn.access; memory hooks slow Unicorn) */
 };
 struct pft_rec_emu_stats {
 	uint64_t insns;          /* retired, delivered */
@@ -302,6 +319,10 @@ struct pft_etm3_gen_stats;
  * = an exception of type t (enum pft_rec_exc_type) aborted the instruction
  * at its preferred return address, which is traced and then cancelled (0:
  * none).  The timestamp is the cycle count scaled from cpu_freq to ts_freq.
+ * With data trace in ETMCR[3:2], each executed instruction's data transfers
+ * (pft_rec_insn.access: the emulator with pft_rec_emu_opts.accesses) become
+ * normal data packets; an instruction with more than PFT_REC_MAX_ACCESS
+ * makes the consumer fail with -PFT_E_UNSUPPORTED.
  * 0, -PFT_E_INVAL (NULL, zero frequencies), -PFT_E_BAD_CONFIG (not an
  * ETMv3 doing instruction trace) or -PFT_E_NOMEM. */
 PFT_API int pft_rec_etm3_alloc(struct pft_rec_etm3 **out, const struct pft_config *cfg, int frames,

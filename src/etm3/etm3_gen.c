@@ -8,7 +8,9 @@
  * indirect branch waits for the next event: the next instruction writes it;
  * an exception writes only its own branch packet, whose address is the
  * vector.  A-sync and I-sync are written before an instruction once
- * ETMSYNCFR bytes were written since the last ones. */
+ * ETMSYNCFR bytes were written since the last ones.  A data transfer of
+ * the last instruction closes the P-header holding its atom and writes a
+ * normal data packet (pft_etm3_gen_data). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,10 @@ struct pft_etm3_gen {
 	uint32_t off_w;          /* cycles while trace was off */
 	uint64_t ts;             /* last timestamp value given */
 	int full_ts;             /* the next timestamp packet carries every byte */
+	int last_e;              /* the last thing given was an executed instruction */
+	int data_insn;           /* ... and it has had a data transfer */
+	int full_daddr;          /* the next data address carries every byte */
+	uint64_t dnext;          /* the address after the last data transfer */
 	struct pft_etm3_gen_stats st;
 };
 
@@ -308,6 +314,7 @@ static int put_async(struct pft_etm3_gen *g)
 	g->since_sync = 0;
 	g->started = 1;
 	g->full_ts = 1;
+	g->full_daddr = 1;
 	return rc;
 }
 
@@ -382,6 +389,8 @@ int pft_etm3_gen_insn(struct pft_etm3_gen *g, const struct pft_etm3_gen_insn *in
 	if (rc < 0)
 		return rc;
 	e = !(in->flags & PFT_ETM3_GEN_I_FAILED);
+	g->last_e = e;
+	g->data_insn = 0;
 	w = in->cycles + g->carry_w;
 	g->carry_w = 0;
 	if ((rc = push_atom(g, e, w)) < 0)
@@ -419,6 +428,7 @@ int pft_etm3_gen_exception(struct pft_etm3_gen *g, const struct pft_etm3_gen_exc
 	    ((x->flags & PFT_ETM3_GEN_E_CANCEL) && check_addr(x->cancel_addr, x->cancel_isa)))
 		return -PFT_E_INVAL;
 	g->ts = x->timestamp;
+	g->last_e = 0;
 	if (!g->on) {
 		/* nothing traced since trace went off: the exception is not seen */
 		g->off_w += x->cycles;
@@ -442,6 +452,60 @@ int pft_etm3_gen_exception(struct pft_etm3_gen *g, const struct pft_etm3_gen_exc
 	}
 	g->carry_w += x->cycles;
 	return put_branch(g, x->vector, x->isa, x);
+}
+
+/* The fewest value bytes (0, 1, 2 or 4) that hold v. */
+static uint8_t value_bytes(uint32_t v)
+{
+	return v == 0 ? 0 : v <= 0xffu ? 1 : v <= 0xffffu ? 2 : 4;
+}
+
+int pft_etm3_gen_data(struct pft_etm3_gen *g, const struct pft_etm3_gen_data *d)
+{
+	struct pft_etm3_packet p;
+	int rc, first, need_addr;
+	uint32_t v;
+
+	if (!g || !d || (d->size != 1 && d->size != 2 && d->size != 4) || (d->address >> 32))
+		return -PFT_E_INVAL;
+	if (!g->f.data_value && !g->f.data_address) {
+		g->st.data_ignored++;
+		return 0;
+	}
+	if (!g->last_e || !g->on)
+		return -PFT_E_INVAL;
+	first = !g->data_insn;
+	/* the data instruction's atom goes out first: a normal data packet
+	 * belongs to the last data instruction traced */
+	if (first && (rc = flush_atoms(g)) < 0)
+		return rc;
+	/* A bit: the first transfer of the instruction, or one that does not
+	 * follow on from the one before */
+	need_addr = first || d->address != g->dnext;
+	pkt_init(&p, PFT_ETM3_DATA);
+	if (g->f.data_address && need_addr) {
+		p.flags |= PFT_E3F_DADDR;
+		p.address = d->address;
+		if (g->full_daddr)
+			p.addr_bytes = 5;
+	} else if (need_addr) {
+		p.flags |= PFT_E3F_VARIANT; /* A set, no address field */
+	}
+	if (g->f.data_value) {
+		v = d->size == 4 ? d->value : d->value & ((1u << (8 * d->size)) - 1u);
+		p.data_value = v;
+		p.data_size = value_bytes(v);
+	}
+	if ((rc = put(g, &p)) < 0)
+		return rc;
+	if (p.flags & PFT_E3F_DADDR) {
+		g->full_daddr = 0;
+		g->st.data_addresses++;
+	}
+	g->st.data++;
+	g->data_insn = 1;
+	g->dnext = (d->address + d->size) & 0xffffffffu;
+	return 0;
 }
 
 int pft_etm3_gen_flush(struct pft_etm3_gen *g)

@@ -152,6 +152,7 @@ static void set_pending(struct emu *e, uint64_t addr, const uint8_t *b, unsigned
 	e->pending.cond = (int8_t)cond;
 	e->pending.user = (uint8_t)user;
 	e->pending.context_id = e->cid;
+	e->pending.naccess = 0;
 	e->have_pending = 1;
 }
 
@@ -288,6 +289,29 @@ static bool hook_unmapped(uc_engine *uc, uc_mem_type type, uint64_t addr, int si
 		e->act_addr = addr;
 	}
 	return false;
+}
+
+/* A data transfer of the pending instruction (loads after the read, so the
+ * value is the one read; stores with the value written). */
+static void hook_mem(uc_engine *uc, uc_mem_type type, uint64_t addr, int size,
+                     int64_t value, void *ud)
+{
+	struct emu *e = ud;
+	struct pft_rec_insn *p = &e->pending;
+
+	(void)uc;
+	if (e->act != ACT_NONE || e->in_stub || !e->have_pending)
+		return;
+	if (p->naccess < PFT_REC_MAX_ACCESS) {
+		struct pft_rec_access *a = &p->access[p->naccess];
+
+		a->addr = (uint32_t)addr;
+		a->size = (uint8_t)size;
+		a->write = type == UC_MEM_WRITE;
+		a->value = size >= 8 ? (uint64_t)value : (uint64_t)value & ((1ull << (8 * size)) - 1);
+	}
+	if (p->naccess < 255)
+		p->naccess++;
 }
 
 static bool hook_invalid(uc_engine *uc, void *ud)
@@ -520,7 +544,7 @@ int pft_rec_emu_run(const struct pft_rec_elf *elf, const struct pft_rec_emu_opts
                 const struct pft_rec_sink *sink, struct pft_rec_emu_stats *st, char *msg, size_t cap)
 {
 	struct emu e;
-	uc_hook h1, h2, h3, h4;
+	uc_hook h1, h2, h3, h4, h5;
 	uc_err ue;
 	int rc;
 
@@ -550,6 +574,12 @@ int pft_rec_emu_run(const struct pft_rec_elf *elf, const struct pft_rec_emu_opts
 	                 as_hook((any_fn)hook_unmapped), &e, 1, 0) ||
 	     uc_hook_add(e.uc, &h4, UC_HOOK_INSN_INVALID, as_hook((any_fn)hook_invalid), &e, 1, 0))) {
 		snprintf(msg, cap, "Unicorn: cannot add hooks");
+		rc = -PFT_E_INTERNAL;
+	}
+	if (rc == 0 && o->accesses &&
+	    uc_hook_add(e.uc, &h5, UC_HOOK_MEM_READ_AFTER | UC_HOOK_MEM_WRITE,
+	                as_hook((any_fn)hook_mem), &e, 1, 0)) {
+		snprintf(msg, cap, "Unicorn: cannot add the memory hook");
 		rc = -PFT_E_INTERNAL;
 	}
 	if (rc == 0)

@@ -10,6 +10,9 @@
  *     a direct one too under branch broadcast;
  *   - an exception return (SUBS PC, LR, RFE, LDM ^ ...) an exception
  *     return packet.
+ * With data trace (ETMCR[3:2]) each data transfer the source saw (the
+ * emulator's memory hooks, pft_rec_insn.access) follows its instruction
+ * as a normal data packet (pft_etm3_gen_data).
  * Exceptions become exception branch packets; the types in cancel_mask
  * trace the instruction at the preferred return address (the one that
  * aborted, which the sources do not deliver) and cancel it.  The cycles of
@@ -35,6 +38,7 @@ struct pft_rec_etm3 {
 	size_t len, cap;
 	uint64_t cpu_freq, ts_freq;
 	uint64_t last_cycle;
+	int data;                /* ETMCR[3:2]: data transfers traced */
 };
 
 int pft_rec_etm3_alloc(struct pft_rec_etm3 **out, const struct pft_config *cfg, int frames,
@@ -57,6 +61,7 @@ int pft_rec_etm3_alloc(struct pft_rec_etm3 **out, const struct pft_config *cfg, 
 		return -PFT_E_NOMEM;
 	}
 	re->frames = frames;
+	re->data = f.data_value || f.data_address;
 	re->trace_id = f.trace_id;
 	re->cancel_mask = cancel_mask;
 	re->cpu_freq = cpu_freq;
@@ -156,6 +161,34 @@ static unsigned classify(const struct pft_rec_full *f)
 	return flags;
 }
 
+/* The instruction's data transfers (the emulator's, in order) as normal
+ * data packets; a 64-bit transfer as two 32-bit ones, the lower address
+ * first (little endian).  More transfers than the source kept: unsupported. */
+static int put_data(struct pft_rec_etm3 *re, const struct pft_rec_insn *in)
+{
+	struct pft_etm3_gen_data d;
+	unsigned i, h;
+	int rc;
+
+	if (in->naccess > PFT_REC_MAX_ACCESS)
+		return -PFT_E_UNSUPPORTED;
+	for (i = 0; i < in->naccess; i++) {
+		const struct pft_rec_access *a = &in->access[i];
+		unsigned halves = a->size == 8 ? 2 : 1;
+
+		for (h = 0; h < halves; h++) {
+			memset(&d, 0, sizeof(d));
+			d.address = a->addr + 4u * h;
+			d.size = halves == 2 ? 4 : a->size;
+			d.value = (uint32_t)(a->value >> (32 * h));
+			d.flags = a->write ? PFT_ETM3_GEN_D_STORE : 0;
+			if ((rc = pft_etm3_gen_data(re->gen, &d)) < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 static int on_insn(void *ctx, const struct pft_rec_full *f)
 {
 	struct pft_rec_etm3 *re = ctx;
@@ -172,6 +205,8 @@ static int on_insn(void *ctx, const struct pft_rec_full *f)
 	gi.timestamp = ts_of(re, f->cycle);
 	gi.flags = (uint8_t)classify(f);
 	rc = pft_etm3_gen_insn(re->gen, &gi);
+	if (rc == 0 && re->data && f->in.naccess)
+		rc = put_data(re, &f->in);
 	if (rc == 0 && pft_etm3_gen_pending(re->gen) >= CHUNK)
 		rc = drain(re);
 	return rc;

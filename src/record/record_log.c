@@ -95,6 +95,7 @@ static int deliver(struct replay *r, uint64_t addr, enum pft_isa isa, unsigned i
 		         (unsigned long long)addr);
 		return -PFT_E_FORMAT;
 	}
+	memset(&in, 0, sizeof(in));
 	got = read_code(r, addr, b, 4);
 	size = isa == PFT_ISA_ARM ? 4 : (got >= 2 ? (unsigned)pft_isa_thumb_size((uint32_t)(b[0] | b[1] << 8)) : 2);
 	if (got < size) {

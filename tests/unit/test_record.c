@@ -451,9 +451,12 @@ static void test_pipe(void)
 	struct pft_rec_sink sink;
 	struct got g;
 	struct pft_rec_consumer cons = { g_insn, g_exc, g_end, &g };
-	struct pft_rec_insn a = { 0x1000, 0xe5912000, PFT_ISA_ARM, 4, 1, 0, 14, 0 }; /* ldr */
-	struct pft_rec_insn b = { 0x1004, 0x0afffffe, PFT_ISA_ARM, 4, 1, 0, 0, 0 };  /* beq taken */
-	struct pft_rec_insn t = { 0x2000, 0x4608, PFT_ISA_THUMB, 2, 0, 0, 0, 0 };    /* failed */
+	struct pft_rec_insn a = { .addr = 0x1000, .opcode = 0xe5912000, .isa = PFT_ISA_ARM,
+	                          .size = 4, .cond = 1, .condcode = 14 };          /* ldr */
+	struct pft_rec_insn b = { .addr = 0x1004, .opcode = 0x0afffffe, .isa = PFT_ISA_ARM,
+	                          .size = 4, .cond = 1 };                          /* beq taken */
+	struct pft_rec_insn t = { .addr = 0x2000, .opcode = 0x4608, .isa = PFT_ISA_THUMB,
+	                          .size = 2 };                                     /* failed */
 	struct pft_rec_exc x = { 0x2002, 0x18, PFT_REC_EXC_IRQ, PFT_ISA_ARM, 0, PFT_ISA_THUMB };
 	char buf[256] = "";
 	FILE *log = tmpfile();

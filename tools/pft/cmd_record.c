@@ -65,6 +65,11 @@ static void usage(FILE *f)
 "                        --timestamps, --contextid-bytes, --branch-broadcast,\n"
 "                        --sync-freq, --id, --format; a data abort cancels the\n"
 "                        instruction it aborted)\n"
+"  --data-trace address|value|both\n"
+"                        --protocol etm3: ETMCR[3:2], a normal data packet for\n"
+"                        each load and store the emulator makes (doc/etm3.md)\n"
+"  --data-log FILE       --protocol etm3, emulation: the data transfers, one a\n"
+"                        line: 'INSN_ADDR R|W SIZE ADDRESS VALUE' (hex; -: stdout)\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
 	fputs(RECORD_PTM_OPTIONS_HELP, f);
@@ -86,6 +91,7 @@ static void usage(FILE *f)
 enum {
 	O_UNTIL = 256, O_MAX, O_IRQ_EVERY, O_IRQ_AT, O_IRQ_RANDOM, O_SEED, O_QEMU, O_IMPORT,
 	O_ELF, O_CYCLES, O_CPU_FREQ, O_TS_FREQ, O_LOG, O_LOG_EXC, O_FORCE, O_PROTOCOL,
+	O_DATA_TRACE, O_DATA_LOG,
 };
 
 static const struct option base_long[] = {
@@ -105,6 +111,8 @@ static const struct option base_long[] = {
 	{ "log-exceptions", no_argument, NULL, O_LOG_EXC },
 	{ "force", no_argument, NULL, O_FORCE },
 	{ "protocol", required_argument, NULL, O_PROTOCOL },
+	{ "data-trace", required_argument, NULL, O_DATA_TRACE },
+	{ "data-log", required_argument, NULL, O_DATA_LOG },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -137,6 +145,8 @@ struct record {
 	uint64_t cpu_freq, ts_freq;
 	int quiet, log_exceptions, max_given, force;
 	int etm3;                  /* --protocol etm3 */
+	unsigned data_bits;        /* --data-trace: ETMCR[3:2] */
+	const char *data_log;      /* --data-log */
 	struct record_ptm_opts ptm;
 };
 
@@ -298,6 +308,17 @@ static int parse_args(struct record *r, int argc, char **argv)
 			else
 				goto bad;
 			break;
+		case O_DATA_TRACE:
+			if (!strcmp(optarg, "address"))
+				r->data_bits = 0x8;
+			else if (!strcmp(optarg, "value"))
+				r->data_bits = 0x4;
+			else if (!strcmp(optarg, "both"))
+				r->data_bits = 0xc;
+			else
+				goto bad;
+			break;
+		case O_DATA_LOG: r->data_log = optarg; break;
 		case '?':
 			cli_error(cmd, "unknown or incomplete option '%s' (see --help)",
 			          argv[optind - 1]);
@@ -346,6 +367,15 @@ bad:
 	}
 	if (!r->out_dir && !r->log_path) {
 		cli_error(cmd, "nothing to write: give -o DIR and/or --log FILE");
+		return -1;
+	}
+	if ((r->data_bits || r->data_log) && (!r->etm3 || !r->out_dir)) {
+		cli_error(cmd, "--data-trace and --data-log go with --protocol etm3 and -o DIR");
+		return -1;
+	}
+	if ((r->data_bits || r->data_log) && (r->qemu_log || r->import_log)) {
+		cli_error(cmd, "--data-trace and --data-log need the emulator: a log has no data "
+		          "transfers");
 		return -1;
 	}
 	if (r->out_dir && !r->force && !empty_or_new_dir(r->out_dir))
@@ -584,9 +614,18 @@ int cmd_record(int argc, char **argv)
 	if (!exit_code && r->log_path && !(r->lw.f = cli_open_output(cmd, r->log_path)))
 		exit_code = PFT_EXIT_USAGE;
 	if (!exit_code && r->out_dir && r->etm3) {
-		exit_code = record_etm3_open(&re, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
+		exit_code = record_etm3_open(&re, &r->ptm, r->cpu_freq, r->ts_freq, r->data_bits,
+		                             r->data_log, cmd);
 		if (!exit_code)
 			record_etm3_consumer(re, &cons);
+		if (!exit_code && record_etm3_wants_accesses(re)) {
+			if (replaying) {
+				cli_error(cmd, "data trace (ETMCR[3:2]) needs the emulator: a log has "
+				          "no data transfers");
+				exit_code = PFT_EXIT_USAGE;
+			}
+			r->emu.accesses = 1;
+		}
 	} else if (!exit_code && r->out_dir) {
 		exit_code = record_ptm_open(&rp, &r->ptm, r->cpu_freq, r->ts_freq, cmd);
 		if (!exit_code)
@@ -606,6 +645,8 @@ int cmd_record(int argc, char **argv)
 		cli_error(cmd, "%s", msg);
 		exit_code = PFT_EXIT_USAGE;
 	}
+	if (!exit_code && re)
+		exit_code = record_etm3_close_log(re, cmd);
 	if (!exit_code)
 		summary(r, &pipe, replaying ? NULL : &es, replaying ? &ss : NULL, rp, re);
 out:
