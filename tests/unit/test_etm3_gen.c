@@ -6,8 +6,8 @@
  * indirect branch (and of a BLX immediate) after its P-header, exception
  * packets with the vector and the cancel bit, exception return packets,
  * timestamps at I-syncs and exception returns, context ID changes,
- * periodic A-sync/I-sync by ETMSYNCFR, cycle counts as W marks, and the
- * arguments refused. */
+ * periodic A-sync/I-sync by ETMSYNCFR, cycle counts as W marks, normal
+ * data packets, and the arguments refused. */
 #include <stdio.h>
 #include <string.h>
 
@@ -297,11 +297,120 @@ static void refused(void)
 	pft_etm3_gen_free(NULL);
 }
 
+static void data(struct pft_etm3_gen *g, uint64_t addr, uint32_t value, unsigned size, int rc)
+{
+	struct pft_etm3_gen_data d;
+
+	memset(&d, 0, sizeof d);
+	d.address = addr;
+	d.value = value;
+	d.size = (uint8_t)size;
+	CHECK_EQ(pft_etm3_gen_data(g, &d), rc);
+}
+
+/* Normal data packets (doc/etm3.md, "Data trace") under ETMCR[3:2] = 11,
+ * 10 and 01: after the P-header holding the data instruction's atom; an
+ * address on an instruction's first transfer and on one that does not
+ * follow on (whole after the A-sync, compressed after); values in the
+ * fewest bytes; nothing with data trace off; misuse refused. */
+static void data_trace(void)
+{
+	static const uint32_t modes[3] = { 0xc, 0x8, 0x4 };
+	static const unsigned abytes[7] = { 5, 2, 0, 0, 2, 1, 1 };
+	struct pft_config cfg;
+	struct pft_etm3_gen *g;
+	struct pft_etm3_gen_stats st;
+	struct pkts ps;
+	unsigned m, i, k, nd;
+
+	for (m = 0; m < 3; m++) {
+		int addr_on = (modes[m] & 8) != 0, val_on = (modes[m] & 4) != 0;
+		static const struct { uint32_t a, v; unsigned size, need, vbytes; } want[] = {
+			{ 0x20001000, 0x12345678, 4, 1, 4 }, /* LDR: first of its instruction */
+			{ 0x20001100, 0x0, 4, 1, 0 },        /* LDM: first, value 0 */
+			{ 0x20001104, 0xab, 4, 0, 1 },       /*      follows on: no address */
+			{ 0x20001108, 0xbeef, 4, 0, 2 },
+			{ 0x20001200, 0x7f, 4, 1, 1 },       /*      does not follow on */
+			{ 0x20001202, 0xffff, 2, 1, 2 },     /* STRH */
+			{ 0x20001203, 0x80, 1, 1, 1 },       /* STRB */
+		};
+
+		config(&cfg, modes[m], 0);
+		g = pft_etm3_gen_alloc(&cfg);
+		CHECK(g != NULL);
+		insn(g, 0x8000, PFT_ISA_ARM, 0x8004, PFT_ISA_ARM, 0, 0);
+		insn(g, 0x8004, PFT_ISA_ARM, 0x8008, PFT_ISA_ARM, 0, 0);
+		data(g, want[0].a, want[0].v, want[0].size, 0);
+		insn(g, 0x8008, PFT_ISA_ARM, 0x800c, PFT_ISA_ARM, 0, 0);
+		for (k = 1; k < 5; k++)
+			data(g, want[k].a, want[k].v, want[k].size, 0);
+		insn(g, 0x800c, PFT_ISA_ARM, 0x8010, PFT_ISA_ARM, PFT_ETM3_GEN_I_FAILED, 0);
+		data(g, 0x1000, 1, 4, -PFT_E_INVAL); /* condition failed: no transfer */
+		insn(g, 0x8010, PFT_ISA_ARM, 0x8014, PFT_ISA_ARM, 0, 0);
+		data(g, want[5].a, want[5].v, want[5].size, 0);
+		insn(g, 0x8014, PFT_ISA_ARM, 0x8018, PFT_ISA_ARM, 0, 0);
+		data(g, want[6].a, want[6].v, want[6].size, 0);
+		data(g, 0x1000, 1, 3, -PFT_E_INVAL);
+		data(g, 0x100000000ull, 1, 4, -PFT_E_INVAL);
+		decode(g, &cfg, &ps);
+		/* atoms before each data packet: 2, 1, then the N and 1, then 1 */
+		nd = 0;
+		for (i = 0, k = 0; i < ps.n; i++) {
+			const struct pft_etm3_packet *p = &ps.p[i];
+
+			CHECK(p->type != PFT_ETM3_ERROR);
+			if (p->type == PFT_ETM3_PHDR)
+				k += p->atom_count;
+			if (p->type != PFT_ETM3_DATA)
+				continue;
+			CHECK(nd < 7);
+			if (nd >= 7)
+				break;
+			CHECK_EQ(k, nd == 0 ? 2u : nd <= 4 ? 3u : nd == 5 ? 5u : 6u);
+			CHECK_EQ(!!(p->flags & PFT_E3F_DADDR), addr_on && want[nd].need);
+			CHECK_EQ(!!(p->flags & PFT_E3F_VARIANT), !addr_on && want[nd].need);
+			if (addr_on && want[nd].need)
+				CHECK_EQ(p->address, want[nd].a);
+			/* whole after the A-sync, then the bits that changed */
+			CHECK_EQ(p->addr_bytes, addr_on ? abytes[nd] : 0u);
+			CHECK_EQ(p->data_value, val_on ? want[nd].v : 0u);
+			CHECK_EQ(p->data_size, val_on ? want[nd].vbytes : 0u);
+			nd++;
+		}
+		CHECK_EQ(nd, 7u);
+		CHECK_EQ(pft_etm3_gen_get_stats(g, &st, sizeof st), 0);
+		CHECK_EQ(st.data, 7u);
+		CHECK_EQ(st.data_addresses, addr_on ? 5u : 0u);
+		pft_etm3_gen_free(g);
+	}
+	/* data trace off: transfers counted, nothing written */
+	config(&cfg, 0, 0);
+	g = pft_etm3_gen_alloc(&cfg);
+	CHECK(g != NULL);
+	insn(g, 0x8000, PFT_ISA_ARM, 0x8004, PFT_ISA_ARM, 0, 0);
+	data(g, 0x1000, 5, 4, 0);
+	decode(g, &cfg, &ps);
+	for (i = 0; i < ps.n; i++)
+		CHECK(ps.p[i].type != PFT_ETM3_DATA);
+	CHECK_EQ(pft_etm3_gen_get_stats(g, &st, sizeof st), 0);
+	CHECK_EQ(st.data, 0u);
+	CHECK_EQ(st.data_ignored, 1u);
+	pft_etm3_gen_free(g);
+	/* before any instruction, and after an exception */
+	config(&cfg, 0xc, 0);
+	g = pft_etm3_gen_alloc(&cfg);
+	data(g, 0x1000, 5, 4, -PFT_E_INVAL);
+	CHECK_EQ(pft_etm3_gen_data(NULL, NULL), -PFT_E_INVAL);
+	CHECK_EQ(pft_etm3_gen_data(g, NULL), -PFT_E_INVAL);
+	pft_etm3_gen_free(g);
+}
+
 int main(void)
 {
 	basic();
 	cycles();
 	sync_ts_cid();
 	refused();
+	data_trace();
 	return check_report();
 }

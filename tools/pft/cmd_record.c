@@ -69,7 +69,8 @@ static void usage(FILE *f)
 "                        --protocol etm3: ETMCR[3:2], a normal data packet for\n"
 "                        each load and store the emulator makes (doc/etm3.md)\n"
 "  --data-log FILE       --protocol etm3, emulation: the data transfers, one a\n"
-"                        line: 'INSN_ADDR R|W SIZE ADDRESS VALUE' (hex; -: stdout)\n"
+"                        line: 'INDEX INSN_ADDR R|W SIZE ADDRESS VALUE' (INDEX:\n"
+"                        the instruction's, from 0; the rest hex; -: stdout)\n"
 "  -q, --quiet           no summary on stderr\n"
 "  -h, --help            this help\n");
 	fputs(RECORD_PTM_OPTIONS_HELP, f);

@@ -102,6 +102,8 @@ static void fields(FILE *o, const struct pft_etm3_packet *p, int json)
 	case PFT_ETM3_VALUE_NOT_TRACED:
 		if (p->flags & PFT_E3F_DADDR)
 			HEX("data_address", p->address);
+		else if (p->flags & PFT_E3F_VARIANT)
+			BOOL("a", 1); /* A bit set, data addresses not traced */
 		if (p->type == PFT_ETM3_DATA || p->type == PFT_ETM3_OOO_DATA) {
 			HEX("data_value", p->data_value);
 			NUM("data_size", "u", p->data_size);

@@ -28,11 +28,13 @@ struct record_etm3 {
 	const char *dlog_path;
 	int dlog_err;
 	uint64_t accesses;              /* data transfers the emulator gave */
+	uint64_t insns;                 /* instructions seen */
 };
 
 /* --data-log: one line per data transfer of a retired instruction, in the
- * emulator's order: "INSN_ADDR R|W SIZE ADDRESS VALUE" (hex; the
- * instruction's condition failed: none). */
+ * emulator's order: "INDEX INSN_ADDR R|W SIZE ADDRESS VALUE", INDEX the
+ * instruction's (decimal, from 0: its line among the instruction lines of
+ * --log), the rest hex (an instruction whose condition failed has none). */
 static int dlog_insn(void *ctx, const struct pft_rec_full *f)
 {
 	struct record_etm3 *re = ctx;
@@ -42,11 +44,13 @@ static int dlog_insn(void *ctx, const struct pft_rec_full *f)
 	for (i = 0; re->dlog && i < n; i++) {
 		const struct pft_rec_access *a = &f->in.access[i];
 
-		if (fprintf(re->dlog, "%08llx %c %u %08x %0*llx\n", (unsigned long long)f->in.addr,
+		if (fprintf(re->dlog, "%llu %08llx %c %u %08x %0*llx\n",
+		            (unsigned long long)re->insns, (unsigned long long)f->in.addr,
 		            a->write ? 'W' : 'R', a->size, a->addr, 2 * a->size,
 		            (unsigned long long)a->value) < 0 && !re->dlog_err)
 			re->dlog_err = errno ? errno : EIO;
 	}
+	re->insns++;
 	return re->inner.insn(re->inner.ctx, f);
 }
 
