@@ -272,6 +272,8 @@ static int drain_items(struct flow_any *dec, struct decode_out *out)
 	struct pft_flow_item it;
 	int err;
 
+	if (!out) /* --stats: the decoder's totals are the output */
+		return flow_any_skip(dec);
 	while ((err = flow_any_next(dec, &it)) == 0)
 		if (decode_out_item(out, &it))
 			return -PFT_E_IO;
@@ -279,7 +281,8 @@ static int drain_items(struct flow_any *dec, struct decode_out *out)
 }
 
 /* Input bytes -> flow decoder -> output (the packet decoder inside reports
- * a skipped run as one item however the input is chunked).  Returns the
+ * a skipped run as one item however the input is chunked); out NULL for
+ * --stats (the items are only counted, by the decoder).  Returns the
  * decoder's last status (-PFT_E_EOS when all went through); *rc gets an
  * exit code for a read error. */
 static int decode_stream(struct input *in, struct flow_any *dec, struct decode_out *out,
@@ -442,7 +445,7 @@ static int decode_flow(const struct decode_args *a, struct input *in, struct pft
 	if (a->jobs > 1 && !etm3)
 		err = decode_jobs(a, in, img, out, &st, &rc);
 	else
-		err = decode_stream(in, dec, out, &rc);
+		err = decode_stream(in, dec, a->fmt == DECODE_STATS ? NULL : out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)
 		rc = input_finish(in, "decode");

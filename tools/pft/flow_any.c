@@ -134,6 +134,21 @@ int flow_any_next(struct flow_any *fa, struct pft_flow_item *it)
 	return next_etm3(fa, it);
 }
 
+int flow_any_skip(struct flow_any *fa)
+{
+	struct pft_flow_item it;
+	int r;
+
+	if (fa->pft) {
+		while ((r = pft_flow_decoder_next(fa->pft, &it, sizeof it)) == 0)
+			;
+		return r;
+	}
+	while ((r = next_etm3(fa, &it)) == 0)
+		;
+	return r;
+}
+
 void flow_any_get_stats(const struct flow_any *fa, struct pft_flow_stats *st)
 {
 	if (fa->pft) {

@@ -26,6 +26,9 @@ int flow_any_feed(struct flow_any *fa, const uint8_t *buf, size_t len);
 int flow_any_end(struct flow_any *fa);
 int flow_any_next(struct flow_any *fa, struct pft_flow_item *it);
 void flow_any_resync(struct flow_any *fa);
+/* Every item the decoder can give now, taken and dropped (the totals,
+ * flow_any_get_stats, count them): flow_any_next's last status. */
+int flow_any_skip(struct flow_any *fa);
 /* Totals so far (for ETMv3: no block cache, its counts stay 0). */
 void flow_any_get_stats(const struct flow_any *fa, struct pft_flow_stats *st);
 

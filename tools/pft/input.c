@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The input of the pft commands that read trace: the options over a
  * pft_source (pft/source.h), with the messages and exit codes (input.h). */
+#define _DEFAULT_SOURCE /* madvise */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "input.h"
@@ -36,12 +41,81 @@ static void sync_info(struct input *in)
 	in->stream_len = i.stream_len;
 	in->delivered = i.delivered;
 	in->capture_len = i.capture_len;
-	in->source_name = i.source_name;
-	in->core_name = i.core_name;
-	in->buffer_path = i.buffer_path;
 	in->frame_errors = i.frame_errors;
 	in->frame_error_msg = i.first_frame_error;
 	pft_source_get_frame_stats(in->src, &in->frame_stats, sizeof in->frame_stats);
+	if (in->meta) /* the names of the source as opened, not of the mapping */
+		pft_source_get_info(in->meta, &i, sizeof i);
+	in->source_name = i.source_name;
+	in->core_name = i.core_name;
+	in->buffer_path = i.buffer_path;
+}
+
+/* A raw capture in a regular file: read through a mapping of it (views
+ * handed out in place, no read() copies), the source as opened kept as
+ * in->meta.  When the file cannot be mapped, it is read as before. */
+static void map_raw(struct input *in, const struct pft_source_params *p)
+{
+	struct pft_source_params mp;
+	struct pft_source_info i;
+	struct pft_source *ms;
+	struct stat sb;
+	char msg[256];
+	size_t len;
+	void *m;
+	int fd;
+
+	pft_source_get_info(in->src, &i, sizeof i);
+	if (i.format != PFT_FRAME_RAW || !i.buffer_path || !strcmp(i.buffer_path, "-"))
+		return;
+	fd = open(i.buffer_path, O_RDONLY);
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+	    (uint64_t)sb.st_size > SIZE_MAX) {
+		close(fd);
+		return;
+	}
+	len = (size_t)sb.st_size;
+	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return;
+#ifdef MADV_SEQUENTIAL
+	madvise(m, len, MADV_SEQUENTIAL);
+#endif
+	mp = *p;
+	mp.format = PFT_FRAME_RAW;
+	mp.trace_id = -1;
+	mp.source_name = NULL;
+	if (pft_source_open_memory(&ms, m, len, &mp, msg, sizeof msg)) {
+		munmap(m, len);
+		return;
+	}
+	in->meta = in->src;
+	in->src = ms;
+	in->map = m;
+	in->map_len = len;
+}
+
+void input_drop(struct input *in, uint64_t off)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!in->map)
+		return;
+	if (off > in->map_len)
+		off = in->map_len;
+	from = in->dropped / page * page; /* the page holding what was kept */
+	to = off / page * page;           /* the page holding off stays */
+	if (off == in->map_len)
+		to = off;
+	if (to > from) {
+#ifdef MADV_DONTNEED
+		madvise((void *)(uintptr_t)(in->map + from), (size_t)(to - from), MADV_DONTNEED);
+#endif
+		in->dropped = to;
+	}
 }
 
 /* The source is a snapshot's PTM device (whatever --etmidr says). */
@@ -98,6 +172,7 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 		input_probe_say(pft_source_get_probe(in->src), path, cmd);
 	in->snap = pft_source_snapshot(in->src);
 	pft_source_get_config(in->src, &in->config);
+	map_raw(in, &p);
 	input_apply_options(&in->config, o);
 	sync_info(in);
 	if (in->format == PFT_FRAME_RAW || !in->trace_id)
@@ -126,9 +201,12 @@ int input_read(struct input *in, const uint8_t **buf, size_t *len)
 	struct pft_source_chunk c;
 	int r = pft_source_next(in->src, &c, sizeof c);
 
+	if (in->map && !in->keep_views)
+		input_drop(in, in->last_end); /* the chunk before is done with */
 	if (r == 0) {
 		*buf = c.data;
 		*len = c.len;
+		in->last_end = c.stream_offset + c.len;
 		in->gap = (c.flags & PFT_SOURCE_CHUNK_GAP) != 0;
 		sync_info(in);
 		return 1;
@@ -160,6 +238,9 @@ void input_close(struct input *in)
 	if (!in)
 		return;
 	pft_source_close(in->src);
+	pft_source_close(in->meta);
+	if (in->map)
+		munmap((void *)(uintptr_t)in->map, in->map_len);
 	memset(in, 0, sizeof(*in));
 	in->frame_error_msg = "";
 }

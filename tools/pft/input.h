@@ -186,6 +186,17 @@ struct input {
 	                              (PFT_SOURCE_CHUNK_GAP): resync the decoder */
 	const char *cmd;
 	struct pft_source *src;
+	/* A raw capture in a regular file is mapped, not read: src then hands
+	   out views of the mapping in place (no copy), and meta is the source
+	   as opened (snapshot, names, registers, probe).  The pages behind the
+	   reader are given back (input_drop), so the resident size stays
+	   bounded whatever the file's size. */
+	struct pft_source *meta;
+	const uint8_t *map;
+	size_t map_len;
+	uint64_t dropped;          /* stream bytes below this were given back */
+	uint64_t last_end;         /* end of the chunk handed out last */
+	int keep_views;            /* input_keep_views: the caller drops pages itself */
 };
 
 /* See the top of this file.  capture_offsets: keep the stream -> capture
@@ -199,6 +210,26 @@ int input_open(struct input *in, const char *path, const struct input_opts *o, i
  * call), 0 at the end of the stream, -1 on a read error (message printed,
  * in->exit_code set). */
 int input_read(struct input *in, const uint8_t **buf, size_t *len);
+
+/* 1 when the chunks are views of one mapping of the whole stream (a raw
+ * capture file, see struct input): a chunk stays valid after later
+ * input_read calls, and consecutive chunks are contiguous in memory. */
+static inline int input_mapped(const struct input *in)
+{
+	return in->map != NULL;
+}
+
+/* A mapped input (input_mapped): keep == 1 keeps every chunk valid until
+ * input_drop gives it back (the caller holds views across reads); by
+ * default the pages of a chunk are given back at the next input_read. */
+static inline void input_keep_views(struct input *in, int keep)
+{
+	in->keep_views = keep;
+}
+
+/* A mapped input: the stream bytes below off are not needed any more
+ * (their pages leave the resident set).  No-op otherwise. */
+void input_drop(struct input *in, uint64_t off);
 
 /* After the last chunk: the checks that need the whole capture (see the top
  * of this file).  PFT_EXIT_OK, or the exit code after printing the message. */
