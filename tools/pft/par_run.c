@@ -53,7 +53,9 @@ struct run {
 	size_t cap;
 	unsigned next;            /* the buffer the next window is read into */
 	size_t carry;             /* bytes of a chunk after a gap, in buf[next] */
+	const uint8_t *carry_view; /* a mapped input: that chunk, in place */
 	int carry_gap;
+	int views;                /* the input is mapped: windows are views of it */
 	int k;                    /* input_read's last return */
 	uint64_t off;             /* stream offset of the next window */
 };
@@ -87,14 +89,15 @@ static void run_free(struct run *u, unsigned jobs)
 }
 
 static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_image *img,
-		     int isync_resync, const struct par_run *r)
+		     int isync_resync, const struct par_run *r, int views)
 {
 	unsigned i, s;
 
 	memset(u, 0, sizeof *u);
 	u->k = 1;
+	u->views = views;
 	u->cap = (size_t)r->jobs * r->segment + PFT_SOURCE_CHUNK;
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 3 && !u->views; i++)
 		if (!(u->buf[i] = malloc(u->cap)))
 			return -PFT_E_NOMEM;
 	for (s = 0; s < 2; s++) {
@@ -133,8 +136,10 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 }
 
 /* The next window: a chunk carried over (it followed a gap), then chunks
- * up to jobs * segment bytes, up to the next gap.  0, or 1 after a read
- * error.  w->len 0: the input is done. */
+ * up to jobs * segment bytes, up to the next gap.  A mapped input's window
+ * is a view of the mapping (its chunks are contiguous and stay valid until
+ * input_drop); otherwise the chunks are copied into a window buffer.  0,
+ * or 1 after a read error.  w->len 0: the input is done. */
 static int read_window(struct input *in, const struct par_run *r, struct run *u,
 		       struct window *w)
 {
@@ -143,26 +148,36 @@ static int read_window(struct input *in, const struct par_run *r, struct run *u,
 	size_t len;
 
 	u->next = (u->next + 1) % 3;
-	w->b = b;
+	w->b = u->views ? u->carry_view : b;
 	w->len = u->carry;
 	w->gap = u->carry_gap;
 	w->off = u->off;
 	u->carry = 0;
+	u->carry_view = NULL;
 	u->carry_gap = 0;
 	while (u->k > 0 && w->len < (size_t)r->jobs * r->segment) {
 		u->k = input_read(in, &chunk, &len);
 		if (u->k <= 0)
 			break;
-		if (in->gap && w->len) {
-			/* into the buffer of the window after this one (the
-			   one joined before the window being decoded) */
-			memcpy(u->buf[u->next], chunk, len);
+		if (w->len && (in->gap || (u->views && chunk != w->b + w->len))) {
+			/* the start of the next window: in place, or into the
+			   buffer of the window after this one (the one joined
+			   before the window being decoded) */
+			if (u->views)
+				u->carry_view = chunk;
+			else
+				memcpy(u->buf[u->next], chunk, len);
 			u->carry = len;
-			u->carry_gap = 1;
+			u->carry_gap = in->gap;
 			break;
 		}
 		w->gap |= in->gap;
-		memcpy(b + w->len, chunk, len);
+		if (u->views) {
+			if (!w->len)
+				w->b = chunk;
+		} else {
+			memcpy(b + w->len, chunk, len);
+		}
 		w->len += len;
 	}
 	u->off += w->len;
@@ -240,22 +255,29 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 	if (!r->par)
 		return -PFT_E_NOMEM;
 	memset(w, 0, sizeof w);
-	res = run_alloc(&u, cfg, img, isync_resync, r);
+	res = run_alloc(&u, cfg, img, isync_resync, r, input_mapped(in));
+	input_keep_views(in, u.views);
 	if (!res)
 		res = read_window(in, r, &u, &w[a]);
 	if (!res && w[a].len)
 		start(r, &u, &w[a], a);
-	/* window a decodes while the next is read; then the next decodes
-	   while a is joined */
+	/* window a decodes while the next is read; the next starts at once
+	   (its segment set's last window is joined already), so that a thread
+	   done with a's segment finds work while a's slowest segment ends;
+	   then a is joined */
 	while (!res && w[a].len) {
 		struct window *cur = &w[a], *nx = &w[a ^ 1];
 
 		res = read_window(in, r, &u, nx);
-		wait_window(&u, cur);
 		if (!res && nx->len)
 			start(r, &u, nx, a ^ 1);
+		wait_window(&u, cur);
 		if (!res)
 			res = join_window(r, &u, cur);
+		/* the window joined before cur is done with (as its buffer,
+		   which the next read reuses) */
+		if (u.views)
+			input_drop(in, cur->off);
 		if (res || !nx->len)
 			wait_window(&u, nx);
 		a ^= 1;
@@ -269,5 +291,6 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 	}
 	pft_par_get_join_stats(r->par, &r->js, sizeof r->js);
 	run_free(&u, r->jobs);
+	input_keep_views(in, 0);
 	return res;
 }
