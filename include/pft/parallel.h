@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* libpft parallel decode of one PFT stream (pft_par_): split the stream at
+/* libpft parallel decode of one PFT or ETMv3 stream (pft_par_): split the stream at
  * sync points, decode the segments independently (on any threads), and
  * join them in stream order so that the items are exactly those of one
  * serial decoder, for every input (corrupt ones included).
@@ -19,7 +19,9 @@
  * The rule (doc/parallel.md).  A segment is decoded speculatively by a
  * fresh decoder from its first byte, which records a snapshot of its whole
  * state (packet decoder: mode, compression state, timestamp, resync window;
- * flow: current and last state, return stack, last waypoint, sync) at its
+ * flow: current and last state, return stack, last waypoint, sync; ETMv3:
+ * compression state, timestamp, and the flow's address, ISA, security,
+ * context, pending W cycles, walk and held range) at its
  * first PFT_PAR_SNAPSHOTS packet boundaries after it is in sync.  The join
  * runs the serial decoder on into the segment, packet by packet; where it
  * reaches a boundary the segment recorded with an equal state, both
@@ -40,12 +42,19 @@
  * thread.  Memory: what the caller gives (pft_par_buf) plus, per segment
  * object, PFT_PAR_SNAPSHOTS snapshots (about 0.2 MB with FLOW).
  *
- * PFT only: an ETMv3 source is decoded serially by its own decoders
- * (pft/etm3flow.h). */
+ * Both protocols: with a configuration that describes an ETMv3
+ * (pft_etm3_config_features() accepts it: ETMIDR[11:8] = 2) the decoders
+ * are the ETMv3 ones (pft/etm3.h, pft/etm3flow.h).  FLOW items are struct
+ * pft_flow_item either way;
+ * PACKETS items are struct pft_etm3_packet, pulled with
+ * pft_par_next_etm3_packet() and counted by pft_par_get_etm3_counts().  A
+ * resync (pft_par_resync) resets the ETMv3 packet decoder only, the flow
+ * goes on (as the serial decode, whose flow sees the unsynced run). */
 #ifndef PFT_PARALLEL_H
 #define PFT_PARALLEL_H
 
 #include "pft/common.h"
+#include "pft/etm3.h"
 #include "pft/packet.h"
 #include "pft/flow.h"
 
@@ -56,7 +65,8 @@ extern "C" {
 struct pft_image;
 
 enum pft_par_kind {
-	PFT_PAR_PACKETS = 1, /* items are struct pft_packet (pft/packet.h) */
+	PFT_PAR_PACKETS = 1, /* items are struct pft_packet (pft/packet.h), or
+	                        struct pft_etm3_packet (pft/etm3.h) for ETMv3 */
 	PFT_PAR_FLOW = 2     /* items are struct pft_flow_item (pft/flow.h) */
 };
 
@@ -65,8 +75,8 @@ enum pft_par_kind {
 #define PFT_PAR_SNAPSHOTS 256
 
 /* Where a segment may start: the offset of the first zero of the first
- * A-sync (5 or more 0x00 then 0x80) that ends at or after pos, with no
- * zero of it before lo; len if none. */
+ * A-sync (5 or more 0x00 then 0x80, in PFT and in ETMv3) that ends at or
+ * after pos, with no zero of it before lo; len if none. */
 PFT_API size_t pft_par_find_sync(const uint8_t *buf, size_t len, size_t lo, size_t pos);
 
 /* Cut buf[0..len) into at most n (1..PFT_PAR_MAX_SPLIT) segments at
@@ -75,7 +85,8 @@ PFT_API size_t pft_par_find_sync(const uint8_t *buf, size_t len, size_t lo, size
 #define PFT_PAR_MAX_SPLIT 64
 PFT_API unsigned pft_par_split(const uint8_t *buf, size_t len, unsigned n, size_t *cuts);
 
-/* Totals of packet items (PFT_PAR_PACKETS), by enum pft_pkt_type. */
+/* Totals of PFT packet items (PFT_PAR_PACKETS), by enum pft_pkt_type (an
+ * ETMv3 stream's: pft_par_get_etm3_counts). */
 struct pft_par_counts {
 	uint64_t count[PFT_PKT_NR_TYPES];
 	uint64_t bytes[PFT_PKT_NR_TYPES];
@@ -89,7 +100,7 @@ struct pft_par_counts {
  * there: the join takes its items so far and the serial decoder goes on
  * from that point (the rest of the segment is decoded serially). */
 struct pft_par_buf {
-	struct pft_packet *pkts;     /* PACKETS */
+	struct pft_packet *pkts;     /* PACKETS, PFT */
 	size_t pkts_cap;
 	struct pft_flow_item *items; /* FLOW */
 	size_t items_cap;
@@ -97,6 +108,8 @@ struct pft_par_buf {
 	                                here (a range's insns points into it); NULL:
 	                                ranges come with insns NULL */
 	size_t insns_cap;
+	struct pft_etm3_packet *etm3_pkts; /* PACKETS, ETMv3 */
+	size_t etm3_pkts_cap;
 };
 
 /* ---- segments (any thread) ---- */
@@ -148,6 +161,8 @@ PFT_API int pft_par_end(struct pft_par *par);
  * until the next call (they point into the segment's pft_par_buf, or into
  * the serial decoder). */
 PFT_API int pft_par_next_packet(struct pft_par *par, struct pft_packet *pkt, size_t size);
+PFT_API int pft_par_next_etm3_packet(struct pft_par *par, struct pft_etm3_packet *pkt,
+				     size_t size);
 PFT_API int pft_par_next_item(struct pft_par *par, struct pft_flow_item *item, size_t size);
 
 /* Every item of the stretch pulled and dropped, as pulling until
@@ -157,9 +172,15 @@ PFT_API int pft_par_next_item(struct pft_par *par, struct pft_flow_item *item, s
  * status, or -PFT_E_INVAL. */
 PFT_API int pft_par_drain(struct pft_par *par);
 
-/* Totals of everything given so far (PACKETS; FLOW: the flow statistics,
- * whose block-cache counts are those of the decoder now serial only). */
+/* Totals of everything given so far (PACKETS: PFT, or ETMv3 as
+ * pft_etm3_decoder_count counts them; FLOW: the flow statistics, whose
+ * block-cache counts are those of the decoder now serial only; for ETMv3,
+ * whose flow keeps no totals, they are counted here: packets but unsynced
+ * and error items, instructions, ranges and events output, bytes decoded;
+ * block-cache counts 0). */
 PFT_API int pft_par_get_counts(const struct pft_par *par, struct pft_par_counts *c, size_t size);
+PFT_API int pft_par_get_etm3_counts(const struct pft_par *par, struct pft_etm3_counts *c,
+				    size_t size);
 PFT_API int pft_par_get_stats(const struct pft_par *par, struct pft_flow_stats *st, size_t size);
 
 /* How the stretches were joined: segments whose decoder was taken over at

@@ -481,3 +481,26 @@ int pft_etm3_decode_buffer(const struct pft_config *cfg, const uint8_t *buf, siz
 	pft_etm3_decoder_free(d);
 	return r == -PFT_E_EOS ? 0 : r;
 }
+
+/* ---- parallel decode (etm3_par.h) ---- */
+#include "etm3/etm3_par.h"
+
+void etm3_decoder_set_base(struct pft_etm3_decoder *d, uint64_t off)
+{
+	d->base = off;
+	d->next_off = off;
+}
+
+int etm3_decoder_state(const struct pft_etm3_decoder *d, struct etm3_dec_state *s)
+{
+	if (!d->synced || d->in_async || d->carry_len || d->have_pending || d->run || d->zeros ||
+	    d->ended)
+		return 0;
+	memset(s, 0, sizeof(*s));
+	s->ts = d->st.ts;
+	s->addr = d->st.addr;
+	s->daddr = d->st.daddr;
+	s->isa = d->st.isa;
+	s->altis = d->st.altis;
+	return 1;
+}

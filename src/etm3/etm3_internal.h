@@ -12,7 +12,8 @@
  * LSiP address (20 bytes). */
 #define ETM3_MAX_PKT 20
 
-/* Compression state of one byte stream (identical in decoder and encoder). */
+/* Compression state of one byte stream (identical in decoder and encoder).
+ * A field added here belongs in etm3_decoder_state() too (etm3_par.h). */
 struct etm3_state {
 	uint32_t addr;   /* last instruction address */
 	uint32_t daddr;  /* last data address */

@@ -44,6 +44,9 @@ struct blk {
 struct pft_etm3_flow_decoder {
 	struct pft_etm3_features f;
 	const struct pft_image *img;
+	/* The state of the stream, from have_addr up to img_gen (made fresh by
+	 * etm3_flow_reset); a field here that carries state from one packet to
+	 * the next belongs in etm3_flow_state too (etm3_flow_par.h). */
 	int have_addr;        /* addr/isa known */
 	uint32_t addr;        /* next instruction */
 	uint8_t isa;
@@ -733,4 +736,95 @@ int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow
 	r = next_item(fl, &tmp);
 	pft_copy_out(item, size, &tmp, sizeof(tmp));
 	return r;
+}
+
+/* ---- parallel decode (etm3_flow_par.h) ---- */
+#include <stddef.h>
+
+#include "etm3flow/etm3_flow_par.h"
+
+int etm3_flow_state(const struct pft_etm3_flow_decoder *fl, struct etm3_flow_state *s)
+{
+	const struct pft_flow_item *h = NULL;
+	unsigned i;
+
+	if (fl->ended || fl->qn > 1 || (fl->qn && !fl->hold))
+		return 0;
+	if (fl->qn) {
+		h = &fl->q[fl->qh];
+		if (h->kind != PFT_FLOW_RANGE || h->ninsns > ETM3_FLOW_STATE_INSNS)
+			return 0;
+	}
+	memset(s, 0, sizeof(*s));
+	if (h) {
+		s->held = 1;
+		s->open = fl->open == h;
+		s->index_after = (uint32_t)(fl->index - h->index);
+		s->h_offset = h->offset;
+		s->h_addr = h->addr;
+		s->h_end = h->end;
+		s->h_next = h->next;
+		s->h_value = h->value;
+		s->h_flags = h->flags;
+		s->h_ninsns = h->ninsns;
+		s->h_cycles = h->cycles;
+		s->h_context_id = h->context_id;
+		s->h_kind = h->kind;
+		s->h_type = h->type;
+		s->h_isa = h->isa;
+		s->h_next_isa = h->next_isa;
+		s->h_end_kind = h->end_kind;
+		s->h_reason = h->reason;
+		s->h_vmid = h->vmid;
+		s->h_has_cycles = h->insn_cycles != NULL;
+		for (i = 0; i < h->ninsns; i++) {
+			s->insns[i] = h->insns[i];
+			if (h->insn_cycles)
+				s->cycles[i] = h->insn_cycles[i];
+		}
+	}
+	s->addr = fl->addr;
+	s->cid = fl->cid;
+	s->ctx_flags = fl->ctx_flags;
+	s->last_insn = fl->last_insn;
+	s->wcycles = fl->wcycles;
+	if (fl->blk) {
+		s->blk_start = fl->blk->start;
+		s->blk_isa = fl->blk->isa;
+		s->blk_n = fl->blk->n;
+		s->bi = (uint8_t)fl->bi;
+	}
+	s->have_addr = (uint8_t)fl->have_addr;
+	s->isa = fl->isa;
+	s->ns = fl->ns;
+	s->hyp = fl->hyp;
+	s->vmid = fl->vmid;
+	s->direct_pending = (uint8_t)fl->direct_pending;
+	s->have_last = (uint8_t)fl->have_last;
+	return 1;
+}
+
+uint64_t etm3_flow_index(const struct pft_etm3_flow_decoder *fl)
+{
+	if (fl->qn && fl->hold)
+		return fl->q[(fl->qh + fl->qn - 1) & (QCAP - 1)].index;
+	return fl->index;
+}
+
+void etm3_flow_rebase(struct pft_etm3_flow_decoder *fl, uint64_t delta)
+{
+	unsigned k;
+
+	fl->index += delta;
+	for (k = 0; k < fl->qn; k++)
+		fl->q[(fl->qh + k) & (QCAP - 1)].index += delta;
+}
+
+void etm3_flow_reset(struct pft_etm3_flow_decoder *fl)
+{
+	/* the per-stream state: everything from have_addr up to the cache */
+	memset(&fl->have_addr, 0,
+	       offsetof(struct pft_etm3_flow_decoder, img_gen) -
+		       offsetof(struct pft_etm3_flow_decoder, have_addr));
+	fl->isa = PFT_ISA_UNKNOWN;
 }

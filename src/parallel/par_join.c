@@ -24,8 +24,7 @@ struct pft_par {
 	uint64_t q_delta;            /* FLOW: instruction index shift of q's items */
 	int pkt_in_flow;             /* FLOW: a packet was put, its items not all pulled */
 	uint64_t pkt_end;            /* offset after that packet */
-	int flow_ended;
-	struct pft_par_counts counts;
+	struct par_counts counts;
 	struct pft_par_join_stats js;
 };
 
@@ -74,15 +73,15 @@ static void take(struct pft_par *p, struct pft_par_seg *s, const struct par_snap
 	if (p->c.kind == PFT_PAR_FLOW) {
 		struct pft_flow_stats st, segst;
 
-		pft_flow_decoder_get_stats(p->dec.flow, &st, sizeof st);
-		pft_flow_decoder_get_stats(s->dec.flow, &segst, sizeof segst);
+		par_dec_get_stats(&p->dec, &st);
+		par_dec_get_stats(&s->dec, &segst);
 		par_stats_add_delta(&st, &segst, &sn->st);
 		p->q_delta = par_dec_index(&p->dec) - sn->insn_index;
 		par_dec_rebase(&s->dec, p->q_delta, &st);
 	} else {
 		uint64_t before = p->counts.errors;
 
-		for (t = 0; t < PFT_PKT_NR_TYPES; t++) {
+		for (t = 0; t < PAR_NTYPES; t++) {
 			p->counts.count[t] += s->counts.count[t] - sn->counts.count[t];
 			p->counts.bytes[t] += s->counts.bytes[t] - sn->counts.bytes[t];
 		}
@@ -117,7 +116,7 @@ int pft_par_join(struct pft_par *p, struct pft_par_seg *s, const uint8_t *buf, s
 	if (!p || (!buf && len) || busy(p) || p->state >= J_ENDED || off != p->next_off)
 		return -PFT_E_INVAL;
 	if (s && (!s->decoded || s->buf != buf || s->len != len || s->off != off ||
-		  s->c.kind != p->c.kind))
+		  s->c.kind != p->c.kind || s->c.e3 != p->c.e3))
 		return -PFT_E_INVAL;
 	p->next_off = off + len;
 	p->state = J_RUN;
@@ -139,10 +138,7 @@ int pft_par_join(struct pft_par *p, struct pft_par_seg *s, const uint8_t *buf, s
 		p->js.serial++;
 		par_dec_to_bytes(&p->dec);
 	}
-	if (p->dec.bytes)
-		r = pft_flow_decoder_feed(p->dec.flow, buf, len);
-	else
-		r = pft_pkt_decoder_feed(p->dec.pkt, buf, len);
+	r = par_dec_feed(&p->dec, buf, len);
 	return r;
 }
 
@@ -150,10 +146,7 @@ int pft_par_resync(struct pft_par *p)
 {
 	if (!p || busy(p) || p->state >= J_ENDED)
 		return -PFT_E_INVAL;
-	if (!p->dec.bytes)
-		pft_pkt_decoder_resync(p->dec.pkt);
-	if (p->dec.flow) /* in bytes mode, its packet decoder too */
-		pft_flow_decoder_resync(p->dec.flow);
+	par_dec_resync(&p->dec);
 	p->pkt_in_flow = 0;
 	p->q = NULL;
 	p->seg = NULL;
@@ -165,12 +158,7 @@ int pft_par_end(struct pft_par *p)
 {
 	if (!p || busy(p) || p->state >= J_ENDED)
 		return -PFT_E_INVAL;
-	if (p->dec.bytes) {
-		pft_flow_decoder_end(p->dec.flow);
-		p->flow_ended = 1;
-	} else {
-		pft_pkt_decoder_end(p->dec.pkt);
-	}
+	par_dec_end(&p->dec);
 	p->q = NULL;
 	p->seg = NULL;
 	p->state = J_ENDED;
@@ -213,37 +201,63 @@ static int stop(struct pft_par *p, int r)
 	return r;
 }
 
-int pft_par_next_packet(struct pft_par *p, struct pft_packet *pkt, size_t size)
+/* The next packet of either protocol (PACKETS). */
+static int next_pkt(struct pft_par *p, union par_pkt *u)
 {
 	int r;
 
-	if (!p || !pkt || size != sizeof *pkt || p->c.kind != PFT_PAR_PACKETS)
-		return -PFT_E_INVAL;
 	if (p->state == J_IDLE)
 		return -PFT_E_AGAIN;
 	if (p->state == J_EOS)
 		return -PFT_E_EOS;
-	for (;;) {
-		if (p->q) {
-			if (p->q_i < p->q_n) {
-				*pkt = p->q->out.pkts[p->q_i++];
-				return 0;
-			}
-			p->q = NULL;
+	if (p->q) {
+		if (p->q_i < p->q_n) {
+			if (p->dec.e3)
+				u->e = p->q->out.etm3_pkts[p->q_i++];
+			else
+				u->p = p->q->out.pkts[p->q_i++];
+			return 0;
 		}
-		r = pft_pkt_decoder_next(p->dec.pkt, pkt, size);
-		if (r)
-			return stop(p, r);
-		par_counts_add(&p->counts, pkt);
-		if (p->seg)
-			boundary(p, pkt->offset + pkt->size);
-		return 0;
+		p->q = NULL;
 	}
+	r = par_dec_next_pkt(&p->dec, u);
+	if (r)
+		return stop(p, r);
+	par_counts_add(&p->counts, &p->dec, u);
+	if (p->seg)
+		boundary(p, par_pkt_end(&p->dec, u));
+	return 0;
+}
+
+int pft_par_next_packet(struct pft_par *p, struct pft_packet *pkt, size_t size)
+{
+	union par_pkt u;
+	int r;
+
+	if (!p || !pkt || size != sizeof *pkt || p->c.kind != PFT_PAR_PACKETS || p->c.e3)
+		return -PFT_E_INVAL;
+	r = next_pkt(p, &u);
+	if (!r)
+		*pkt = u.p;
+	return r;
+}
+
+int pft_par_next_etm3_packet(struct pft_par *p, struct pft_etm3_packet *pkt, size_t size)
+{
+	union par_pkt u;
+	int r;
+
+	if (!p || !pkt || size != sizeof *pkt || p->c.kind != PFT_PAR_PACKETS || !p->c.e3)
+		return -PFT_E_INVAL;
+	r = next_pkt(p, &u);
+	if (!r)
+		*pkt = u.e;
+	return r;
 }
 
 int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 {
-	struct pft_packet pkt;
+	union par_pkt u;
 	int r;
 
 	if (!p || !it || size != sizeof *it || p->c.kind != PFT_PAR_FLOW)
@@ -267,7 +281,7 @@ int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 			}
 			p->q = NULL;
 		}
-		r = pft_flow_decoder_next(p->dec.flow, it, size);
+		r = par_dec_next_item(&p->dec, it);
 		if (p->dec.bytes && r == -PFT_E_AGAIN)
 			return stop(p, r);
 		if (r != -PFT_E_AGAIN)
@@ -279,25 +293,24 @@ int pft_par_next_item(struct pft_par *p, struct pft_flow_item *it, size_t size)
 				continue;
 			}
 		}
-		r = pft_pkt_decoder_next(p->dec.pkt, &pkt, sizeof pkt);
-		if (r == -PFT_E_EOS && !p->flow_ended) {
-			p->flow_ended = 1;
-			pft_flow_decoder_end(p->dec.flow);
+		r = par_dec_next_pkt(&p->dec, &u);
+		if (r == -PFT_E_EOS && !p->dec.flow_ended) {
+			par_dec_flow_end(&p->dec);
 			continue;
 		}
 		if (r)
 			return stop(p, r);
-		pft_flow_decoder_put_packet(p->dec.flow, &pkt);
+		par_dec_put(&p->dec, &u);
 		p->pkt_in_flow = 1;
-		p->pkt_end = pkt.offset + pkt.size;
+		p->pkt_end = par_pkt_end(&p->dec, &u);
 	}
 }
 
 int pft_par_drain(struct pft_par *p)
 {
-	struct pft_packet pkt;
+	union par_pkt u;
 	struct pft_flow_item it;
-	struct pft_pkt_counts k;
+	struct par_counts k;
 	int r;
 
 	if (!p)
@@ -315,31 +328,56 @@ int pft_par_drain(struct pft_par *p)
 		if (p->q || p->seg) {
 			/* a taken segment's items, or a join still looking for
 			   its boundary: one at a time */
-			r = pft_par_next_packet(p, &pkt, sizeof pkt);
+			r = next_pkt(p, &u);
 			if (r)
 				return r;
 			continue;
 		}
 		memset(&k, 0, sizeof k);
-		r = pft_pkt_decoder_count(p->dec.pkt, &k, sizeof k);
-		par_counts_add_pkt(&p->counts, &k);
+		r = par_dec_count(&p->dec, &k);
+		par_counts_merge(&p->counts, &k);
 		return stop(p, r);
 	}
 }
 
 int pft_par_get_counts(const struct pft_par *p, struct pft_par_counts *c, size_t size)
 {
-	if (!p || !c || !size)
+	struct pft_par_counts out;
+
+	if (!p || !c || !size || p->c.e3)
 		return -PFT_E_INVAL;
-	pft_copy_out(c, size, &p->counts, sizeof p->counts);
+	memset(&out, 0, sizeof out);
+	memcpy(out.count, p->counts.count, sizeof out.count);
+	memcpy(out.bytes, p->counts.bytes, sizeof out.bytes);
+	out.errors = p->counts.errors;
+	out.first_error = p->counts.first_error;
+	pft_copy_out(c, size, &out, sizeof out);
+	return 0;
+}
+
+int pft_par_get_etm3_counts(const struct pft_par *p, struct pft_etm3_counts *c, size_t size)
+{
+	struct pft_etm3_counts out;
+
+	if (!p || !c || !size || !p->c.e3)
+		return -PFT_E_INVAL;
+	memset(&out, 0, sizeof out);
+	memcpy(out.items, p->counts.count, sizeof out.items);
+	memcpy(out.bytes, p->counts.bytes, sizeof out.bytes);
+	out.first_error = p->counts.first_error;
+	pft_copy_out(c, size, &out, sizeof out);
 	return 0;
 }
 
 int pft_par_get_stats(const struct pft_par *p, struct pft_flow_stats *st, size_t size)
 {
-	if (!p || !st || !size || !p->dec.flow)
+	struct pft_flow_stats out;
+
+	if (!p || !st || !size || p->c.kind != PFT_PAR_FLOW || (!p->dec.flow && !p->dec.e3flow))
 		return -PFT_E_INVAL;
-	return pft_flow_decoder_get_stats(p->dec.flow, st, size);
+	par_dec_get_stats(&p->dec, &out);
+	pft_copy_out(st, size, &out, sizeof out);
+	return 0;
 }
 
 int pft_par_get_join_stats(const struct pft_par *p, struct pft_par_join_stats *js, size_t size)

@@ -45,9 +45,9 @@ static void snapshot(struct pft_par_seg *s, uint64_t off)
 	sn->nitems = s->n;
 	sn->ninsns = s->ninsns;
 	sn->counts = s->counts;
-	if (s->dec.flow) {
+	if (s->c.kind == PFT_PAR_FLOW) {
 		sn->insn_index = par_dec_index(&s->dec);
-		pft_flow_decoder_get_stats(s->dec.flow, &sn->st, sizeof sn->st);
+		par_dec_get_stats(&s->dec, &sn->st);
 	}
 	s->nsnap++;
 }
@@ -94,26 +94,26 @@ static int store_item(struct pft_par_seg *s, const struct pft_flow_item *it)
 
 static int decode_flow(struct pft_par_seg *s)
 {
-	struct pft_packet p;
+	union par_pkt u;
 	struct pft_flow_item it;
 	unsigned seen = 0;
 	int r;
 
 	while (s->nsnap < PFT_PAR_SNAPSHOTS && seen < COUNT_AFTER) {
-		r = pft_pkt_decoder_next(s->dec.pkt, &p, sizeof p);
+		r = par_dec_next_pkt(&s->dec, &u);
 		if (r)
 			return r;
 		seen++;
-		pft_flow_decoder_put_packet(s->dec.flow, &p);
-		while ((r = pft_flow_decoder_next(s->dec.flow, &it, sizeof it)) == 0)
+		par_dec_put(&s->dec, &u);
+		while ((r = par_dec_next_item(&s->dec, &it)) == 0)
 			if (store_item(s, &it))
 				return -PFT_E_AGAIN;
 		if (r != -PFT_E_AGAIN)
 			return r;
-		snapshot(s, p.offset + p.size);
+		snapshot(s, par_pkt_end(&s->dec, &u));
 	}
 	par_dec_to_bytes(&s->dec);
-	while ((r = pft_flow_decoder_next(s->dec.flow, &it, sizeof it)) == 0)
+	while ((r = par_dec_next_item(&s->dec, &it)) == 0)
 		if (store_item(s, &it))
 			return -PFT_E_AGAIN;
 	return r;
@@ -124,36 +124,44 @@ static int decode_flow(struct pft_par_seg *s)
 static int decode_packets(struct pft_par_seg *s)
 {
 	const struct pft_par_buf *o = &s->out;
-	struct pft_packet p, *dst;
+	union par_pkt u;
 	unsigned seen = 0;
+	int keep = s->dec.e3 ? o->etm3_pkts != NULL : o->pkts != NULL;
+	size_t cap = s->dec.e3 ? o->etm3_pkts_cap : o->pkts_cap;
+	uint64_t errors;
 	int r;
 
 	for (;;) {
-		if (o->pkts && s->n == o->pkts_cap) {
+		if (keep && s->n == cap) {
 			s->full = 1;
 			return -PFT_E_AGAIN;
 		}
-		if (!o->pkts && (s->nsnap == PFT_PAR_SNAPSHOTS || seen == COUNT_AFTER)) {
-			struct pft_pkt_counts k;
+		if (!keep && (s->nsnap == PFT_PAR_SNAPSHOTS || seen == COUNT_AFTER)) {
+			struct par_counts k;
 
 			memset(&k, 0, sizeof k);
-			r = pft_pkt_decoder_count(s->dec.pkt, &k, sizeof k);
-			if (k.items[PFT_PKT_ERROR])
+			r = par_dec_count(&s->dec, &k);
+			if (k.errors)
 				note_error(s, k.first_error);
-			par_counts_add_pkt(&s->counts, &k);
+			par_counts_merge(&s->counts, &k);
 			return r;
 		}
-		dst = o->pkts ? &o->pkts[s->n] : &p;
-		r = pft_pkt_decoder_next(s->dec.pkt, dst, sizeof *dst);
+		r = par_dec_next_pkt(&s->dec, &u);
 		if (r)
 			return r;
 		seen++;
-		par_counts_add(&s->counts, dst);
-		if (dst->type == PFT_PKT_ERROR)
-			note_error(s, dst->offset);
-		if (o->pkts)
+		errors = s->counts.errors;
+		par_counts_add(&s->counts, &s->dec, &u);
+		if (s->counts.errors != errors)
+			note_error(s, par_pkt_offset(&s->dec, &u));
+		if (keep) {
+			if (s->dec.e3)
+				o->etm3_pkts[s->n] = u.e;
+			else
+				o->pkts[s->n] = u.p;
 			s->n++;
-		snapshot(s, dst->offset + dst->size);
+		}
+		snapshot(s, par_pkt_end(&s->dec, &u));
 	}
 }
 
@@ -177,7 +185,7 @@ int pft_par_seg_decode(struct pft_par_seg *s, const uint8_t *buf, size_t len, ui
 	r = par_dec_open(&s->dec, &s->c, off);
 	if (r)
 		return r;
-	r = pft_pkt_decoder_feed(s->dec.pkt, buf, len); /* packets mode */
+	r = par_dec_feed(&s->dec, buf, len); /* packets mode */
 	if (r)
 		return r;
 	s->status = s->c.kind == PFT_PAR_FLOW ? decode_flow(s) : decode_packets(s);
