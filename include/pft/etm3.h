@@ -222,7 +222,9 @@ struct pft_etm3_counts {
  * (a shorter struct gets its first fields). */
 PFT_API int pft_etm3_decoder_count(struct pft_etm3_decoder *dec, struct pft_etm3_counts *counts,
 				   size_t size);
-/* Drop state and search for the next A-sync. */
+/* Drop state and search for the next A-sync (a gap in the stream).  The
+ * bytes of a packet cut by the gap come out first as an UNSYNCED item:
+ * pull it before the next feed. */
 PFT_API void pft_etm3_decoder_resync(struct pft_etm3_decoder *dec);
 /* Offset of the first byte not yet reported in an item. */
 PFT_API uint64_t pft_etm3_decoder_get_offset(const struct pft_etm3_decoder *dec);

@@ -110,6 +110,10 @@ struct pft_par_buf {
 	size_t insns_cap;
 	struct pft_etm3_packet *etm3_pkts; /* PACKETS, ETMv3 */
 	size_t etm3_pkts_cap;
+	uint32_t *cycles;            /* FLOW: a range's insn_cycles (ETMv3
+	                                cycle-accurate) are copied here; NULL
+	                                or full: the segment stops there */
+	size_t cycles_cap;
 };
 
 /* ---- segments (any thread) ---- */

@@ -88,14 +88,29 @@ int pft_etm3_decoder_end(struct pft_etm3_decoder *d)
 	return 0;
 }
 
-void pft_etm3_decoder_resync(struct pft_etm3_decoder *d)
+static void put_item(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, unsigned type,
+		     uint64_t size, const uint8_t *src, size_t nsrc);
+
+/* Forget the state and search for an A-sync (after an error). */
+static void reset(struct pft_etm3_decoder *d)
 {
-	if (!d)
-		return;
 	d->synced = 0;
 	d->in_async = 0;
 	d->carry_len = 0;
 	etm3_state_reset(&d->st);
+}
+
+void pft_etm3_decoder_resync(struct pft_etm3_decoder *d)
+{
+	if (!d)
+		return;
+	if (d->synced && d->carry_len && !d->have_pending) {
+		/* a packet cut by the gap: its bytes are an unsynced item */
+		memset(&d->pending, 0, sizeof(d->pending));
+		put_item(d, &d->pending, PFT_ETM3_UNSYNCED, d->carry_len, d->carry, d->carry_len);
+		d->have_pending = 1;
+	}
+	reset(d);
 }
 
 uint64_t pft_etm3_decoder_get_offset(const struct pft_etm3_decoder *d)
@@ -199,7 +214,7 @@ static int scan_async(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 			/* the zeros are an error; the byte is searched again */
 			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
 			pkt->reason = PFT_E3ERR_BAD_ASYNC;
-			pft_etm3_decoder_resync(d);
+			reset(d);
 		}
 		d->zeros = 0;
 		return 1;
@@ -213,7 +228,7 @@ static void put_error(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt, s
 	memset(pkt, 0, sizeof(*pkt));
 	put_item(d, pkt, PFT_ETM3_ERROR, size, src, size);
 	pkt->reason = (uint8_t)reason;
-	pft_etm3_decoder_resync(d);
+	reset(d);
 }
 
 static int next_packet(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt);
@@ -276,7 +291,7 @@ static int next_packet(struct pft_etm3_decoder *d, struct pft_etm3_packet *pkt)
 			put_zeros_item(d, pkt, PFT_ETM3_ERROR, d->zeros);
 			pkt->reason = PFT_E3ERR_TRUNCATED;
 			d->zeros = 0;
-			pft_etm3_decoder_resync(d);
+			reset(d);
 			return 0;
 		}
 		if (d->carry_len) {

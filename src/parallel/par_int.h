@@ -184,7 +184,7 @@ struct pft_par_seg {
 	size_t len;
 	uint64_t off;
 	struct pft_par_buf out;
-	size_t n, ninsns;          /* items / instructions stored */
+	size_t n, ninsns, ncycles; /* items / instructions / cycle counts stored */
 	int decoded;               /* pft_par_seg_decode() ran (and the join has not used it) */
 	int full;                  /* a buffer filled: stopped before the end */
 	int held;                  /* FLOW: hold was pulled but not stored */

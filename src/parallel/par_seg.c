@@ -66,10 +66,13 @@ static int store_item(struct pft_par_seg *s, const struct pft_flow_item *it)
 	const struct pft_par_buf *o = &s->out;
 	struct pft_flow_item *d;
 
+	size_t nc = it->insn_cycles ? it->ninsns : 0;
+
 	if (!o->items)
 		return 0;
 	if (s->n == o->items_cap ||
-	    (it->ninsns && o->insns && o->insns_cap - s->ninsns < it->ninsns)) {
+	    (it->ninsns && o->insns && o->insns_cap - s->ninsns < it->ninsns) ||
+	    (nc && (!o->cycles || o->cycles_cap - s->ncycles < nc))) {
 		s->hold = *it;
 		s->held = 1;
 		s->full = 1;
@@ -83,6 +86,11 @@ static int store_item(struct pft_par_seg *s, const struct pft_flow_item *it)
 		s->ninsns += it->ninsns;
 	} else if (it->ninsns) {
 		d->insns = NULL;
+	}
+	if (nc) {
+		memcpy(o->cycles + s->ncycles, it->insn_cycles, nc * sizeof *it->insn_cycles);
+		d->insn_cycles = o->cycles + s->ncycles;
+		s->ncycles += nc;
 	}
 	return 0;
 }
@@ -178,7 +186,7 @@ int pft_par_seg_decode(struct pft_par_seg *s, const uint8_t *buf, size_t len, ui
 	s->len = len;
 	s->off = off;
 	s->out = out ? *out : none;
-	s->n = s->ninsns = 0;
+	s->n = s->ninsns = s->ncycles = 0;
 	s->full = s->held = 0;
 	s->nsnap = 0;
 	memset(&s->counts, 0, sizeof s->counts);
