@@ -3,9 +3,8 @@
 output, standard error and exit code), in every output format.
 
 Inputs:
-  - every real capture in data/: TC2's PTM source 0x13 and its ETMv3 source
-    0x10 (decoded on one thread: the same by construction, checked anyway),
-    trace_cov_a15;
+  - every real capture in data/: TC2's PTM source 0x13 and its ETMv3
+    sources 0x10, 0x11 and 0x12, trace_cov_a15;
   - TC2's 0x13 stream (libpft's pft_frame_extract through ctypes) repeated
     as a raw capture with the kernel image, and corrupted copies of it
     (seeded): bytes changed, deleted, inserted, A-sync patterns, zero runs
@@ -14,7 +13,12 @@ Inputs:
   - `pft record` recordings of the example programs under random PTM
     configurations (cycle accuracy, timestamps, context ID size, VMID,
     return stack or branch broadcast, PFT version, raw or framed, random
-    IRQs, sync frequency), each also with its trace corrupted.
+    IRQs, sync frequency), each also with its trace corrupted;
+  - the same for ETMv3: TC2's 0x10 stream repeated as a raw capture and 20
+    corrupted copies of it, and `pft record --protocol etm3` recordings
+    (half as many) under random ETMv3 configurations (version, branch
+    encoding, cycle accuracy, context ID size, timestamps, branch
+    broadcast, sync frequency, IRQs, cycle costs), each also corrupted.
 Threads 2-8, segments from 64 bytes (many cuts and joins), against --jobs 1.
 usage: decode_jobs.py PFT LIBPFT_SO DATA_DIR EXAMPLES_DIR [RECORDINGS [SEED]]"""
 import os
@@ -30,7 +34,11 @@ NREC = int(sys.argv[5]) if len(sys.argv) > 5 else 30
 SEED = int(sys.argv[6]) if len(sys.argv) > 6 else 13
 lib = load_libpft(LIB)
 stream = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x13)
+stream3 = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x10)
 run = runner(PFT, text=False)
+REGS3 = ["--format", "raw", "--etmcr", "0x10001860", "--etmccer", "0x344008F2",
+         "--etmidr", "0x410CF250", "--etmtraceidr", "0x10",
+         "--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
 REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
         "--etmidr", "0x411CF312", "--etmtraceidr", "0x13",
         "--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
@@ -69,6 +77,39 @@ def some(k):
             for _ in range(k)]
 
 
+def record_etm3(n, t):
+    """A `pft record --protocol etm3` recording under a random configuration."""
+    progs = sorted(f for f in os.listdir(EX) if f.endswith(".elf")) if os.path.isdir(EX) else []
+    if not progs:
+        return None
+    prog = rng.choice(progs)
+    minor = rng.choice([0, 3, 4, 5, 5, 5])
+    etmidr = 0x410CF200 | (minor << 4) | ((1 << 20) if minor >= 4 and rng.random() < 0.5 else 0)
+    args = [PFT, "record", "--protocol", "etm3", os.path.join(EX, prog), "-o",
+            os.path.join(t, "e%d" % n), "-q", "--etmidr", hex(etmidr),
+            "--format", rng.choice(["raw", "frames"]),
+            "--contextid-bytes", str(rng.choice([0, 1, 2, 4]))]
+    if rng.random() < 0.5:
+        args.append("--cycle-accurate")
+    if minor == 5 and rng.random() < 0.5:
+        args.append("--timestamps")
+    if rng.random() < 0.3:
+        args.append("--branch-broadcast")
+    if rng.random() < 0.7:
+        args += ["--sync-freq", str(rng.choice([16, 64, 300, 1024]))]
+    if rng.random() < 0.5:
+        args += ["--irq-random", str(rng.choice([7, 30, 200])), "--seed", str(n)]
+    if rng.random() < 0.5:
+        args += ["--cycles", "other=%d,branch=%d,load=%d,failed=%d,exception=%d" % (
+            rng.randint(1, 3), rng.randint(1, 12), rng.randint(1, 20), rng.randint(1, 2),
+            rng.randint(1, 40))]
+    rc, _, err = run(*args[1:])
+    if rc:
+        fail("record %s: %s" % (" ".join(args[2:]), err.decode()[:200]))
+        return None
+    return os.path.join(t, "e%d" % n), " ".join([prog] + args[6:])
+
+
 def record(n, t):
     progs = sorted(f for f in os.listdir(EX) if f.endswith(".elf")) if os.path.isdir(EX) else []
     if not progs:
@@ -101,8 +142,9 @@ def record(n, t):
 
 with tempfile.TemporaryDirectory() as t:
     check("TC2 0x13", os.path.join(DATA, "TC2"), ["--id", "0x13"], every())
-    check("TC2 0x10 (ETMv3)", os.path.join(DATA, "TC2"), ["--id", "0x10"],
-          every(jobs=(2, 8), segs=(64,), formats=FORMATS[:3]))
+    for i in ("0x10", "0x11", "0x12"):
+        check("TC2 %s (ETMv3)" % i, os.path.join(DATA, "TC2"), ["--id", i],
+              every(jobs=(2, 3, 8), segs=(64, 300, 4096)))
     check("trace_cov_a15", os.path.join(DATA, "trace_cov_a15"), [], every(segs=(64, 4096)))
     f = os.path.join(t, "tc2x10.bin")
     open(f, "wb").write(stream * 10)
@@ -113,7 +155,30 @@ with tempfile.TemporaryDirectory() as t:
         open(g, "wb").write(corrupt(stream * rng.randint(1, 4), rng))
         opts = REGS + (["--isync-resync", "always"] if i % 5 == 4 else [])
         check("TC2 corrupt copy %d" % i, g, opts, some(4))
+    # ETMv3: a repeated stream, corrupted copies, recordings
+    f = os.path.join(t, "tc2x10e3.bin")
+    open(f, "wb").write(stream3 * 10)
+    check("TC2 0x10 x10 (ETMv3)", f, REGS3, every(jobs=(2, 5, 8), segs=(64, 1000, 100000),
+                                                  formats=FORMATS[:3]))
+    for i in range(20):
+        g = os.path.join(t, "e%d.bin" % i)
+        open(g, "wb").write(corrupt(stream3 * rng.randint(1, 4), rng))
+        check("TC2 0x10 (ETMv3) corrupt copy %d" % i, g, REGS3, some(4))
     nrec = 0
+    for i in range(max(1, NREC // 2)):
+        r = record_etm3(i, t)
+        if not r:
+            continue
+        nrec += 1
+        snap, name = r
+        check("ETMv3 recording %d (%s)" % (i, name), snap, [], some(4))
+        # the same recording, its trace corrupted
+        for b in os.listdir(snap):
+            p = os.path.join(snap, b)
+            if b.endswith(".bin") and ("ETM" in b or b == "cstrace.bin"):
+                open(p, "wb").write(corrupt(open(p, "rb").read(), rng))
+        check("ETMv3 recording %d corrupted (%s)" % (i, name), snap, [], some(3))
+        shutil.rmtree(snap, ignore_errors=True)
     for i in range(NREC):
         r = record(i, t)
         if not r:

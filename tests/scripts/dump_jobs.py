@@ -7,7 +7,9 @@ pft_frame_extract through ctypes) repeated 40 times as a raw capture, read
 with the right options and with cycle-accurate off (errors everywhere); and
 100 corrupted copies of it (seeded): random bytes changed, bytes deleted or
 inserted, A-sync patterns (00 00 00 00 00 80) and zero runs planted anywhere,
-even inside packets.  Each at --jobs 2..8 with segments of 64, 251 and 4096
+even inside packets.  The same for ETMv3: TC2's sources 0x10-0x12, its 0x10
+stream repeated 20 times, read right and with cycle-accurate off, and 20
+corrupted copies.  Each at --jobs 2..8 with segments of 64, 251 and 4096
 bytes (many cuts and joins), against --jobs 1.
 usage: dump_jobs.py PFT LIBPFT_SO DATA_DIR"""
 import os
@@ -20,7 +22,12 @@ from support import corrupt, extract, fail, failures, load_libpft, runner
 PFT, LIB, DATA = sys.argv[1:4]
 lib = load_libpft(LIB)
 stream = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x13)
+stream3 = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x10)
 run = runner(PFT, text=False)
+E3REGS = ["--format", "raw", "--etmcr", "0x10001860", "--etmccer", "0x344008F2",
+          "--etmidr", "0x410CF250", "--etmtraceidr", "0x10"]
+E3NOCA = ["--format", "raw", "--etmcr", "0x10000860", "--etmccer", "0x344008F2",
+          "--etmidr", "0x410CF250", "--etmtraceidr", "0x10"]
 REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
         "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
 NOCA = ["--format", "raw", "--etmcr", "0x10000000", "--etmccer", "0x34C01AC2",
@@ -62,5 +69,17 @@ with tempfile.TemporaryDirectory() as t:
         open(g, "wb").write(corrupt(stream * rng.randint(2, 12), rng))
         check("corrupt copy %d (seed 2013)" % i, g, REGS, jobs_list=(2, 3, 8), segs=(64, 251),
               formats=(FORMATS[0], FORMATS[1 + i % 2]))
+    # ETMv3
+    for i in ("0x10", "0x11", "0x12"):
+        check("TC2 %s (ETMv3)" % i, os.path.join(DATA, "TC2"), ["--id", i], jobs_list=(2, 8))
+    f = os.path.join(t, "tc2x20e3.bin")
+    open(f, "wb").write(stream3 * 20)
+    check("TC2 0x10 x20 (ETMv3)", f, E3REGS, jobs_list=(2, 5, 8))
+    check("TC2 0x10 x20 (ETMv3), cycle-accurate off", f, E3NOCA, jobs_list=(2, 8))
+    for i in range(20):
+        g = os.path.join(t, "e%d.bin" % i)
+        open(g, "wb").write(corrupt(stream3 * rng.randint(2, 12), rng))
+        check("ETMv3 corrupt copy %d (seed 2013)" % i, g, E3REGS, jobs_list=(2, 8),
+              segs=(64, 251), formats=(FORMATS[0], FORMATS[1 + i % 2]))
 print("dump --jobs: %d runs against --jobs 1, %d differ" % (checked, failures()))
 sys.exit(1 if failures() else 0)

@@ -404,7 +404,7 @@ static int put_item(void *arg, const void *it)
 	return decode_out_item(arg, it) ? 1 : 0;
 }
 
-/* --jobs N (par_run.h), a PFT source: the same items on N threads.  As
+/* --jobs N (par_run.h), a PFT or ETMv3 source: the same items on N threads.  As
  * decode_stream; *st gets the totals. */
 static int decode_jobs(const struct decode_args *a, struct input *in, struct pft_image *img,
 		       struct decode_out *out, struct pft_flow_stats *st, int *rc)
@@ -442,14 +442,14 @@ static int decode_flow(const struct decode_args *a, struct input *in, struct pft
 		return PFT_EXIT_USAGE;
 	}
 	etm3 = flow_any_is_etm3(dec);
-	if (a->jobs > 1 && !etm3)
+	if (a->jobs > 1)
 		err = decode_jobs(a, in, img, out, &st, &rc);
 	else
 		err = decode_stream(in, dec, a->fmt == DECODE_STATS ? NULL : out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)
 		rc = input_finish(in, "decode");
-	if (a->jobs <= 1 || etm3)
+	if (a->jobs <= 1)
 		flow_any_get_stats(dec, &st);
 	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
 		cli_write_error("decode", NULL, a->outpath);

@@ -713,7 +713,7 @@ int cmd_dump(int argc, char **argv)
 		return PFT_EXIT_USAGE;
 	}
 	if (input_is_etm3(&in.config)) /* an ETMv3 source: its own packet layer */
-		rc = dump_etm3(&in, d.out, d.json, a.want_stats);
+		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment);
 	else
 		rc = dump_pft(&a, &d);
 	if (cli_output_done("dump", d.out, a.outpath))

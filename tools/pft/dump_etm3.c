@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "dump_etm3.h"
+#include "par_run.h"
 #include "pft/etm3.h"
 
 struct d3 {
@@ -223,14 +224,83 @@ static void stats(struct d3 *d)
 		nb == in->delivered ? "all" : "MISMATCH");
 }
 
-int dump_etm3(struct input *in, FILE *out, int json, int want_stats)
+static int put_item(void *arg, const void *p)
 {
-	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
+	put(arg, p);
+	return 0;
+}
+
+/* --jobs N (par_run.h): the same items on N threads.  The decoder's last
+ * status (-PFT_E_EOS when all went through), or -1 after a read error. */
+static int dump_jobs(struct d3 *d, unsigned jobs, size_t segment)
+{
+	struct par_run r;
+	struct pft_etm3_counts c;
+	unsigned t;
+	int k;
+
+	memset(&r, 0, sizeof r);
+	r.jobs = jobs;
+	r.segment = segment;
+	r.kind = PFT_PAR_PACKETS;
+	r.keep = !d->stats;
+	r.item = put_item;
+	r.arg = d;
+	k = par_run_stream(d->in, &d->in->config, NULL, d->in->isync_resync, &r);
+	if (d->stats && r.par && !pft_par_get_etm3_counts(r.par, &c, sizeof c)) {
+		for (t = 0; t < PFT_ETM3_NR_TYPES; t++) {
+			d->count[t] = c.items[t];
+			d->bytes[t] = c.bytes[t];
+		}
+		d->errors = c.items[PFT_ETM3_ERROR];
+		d->first_error = c.first_error;
+	}
+	pft_par_free(r.par);
+	if (k == -PFT_E_NOMEM)
+		cli_error("dump", "out of memory");
+	return k == 1 ? -1 : k;
+}
+
+/* Every chunk through one decoder (a gap: it resyncs, as the PFT dump's).
+ * The decoder's last status, or -1 after a read error. */
+static int dump_serial(struct d3 *d, struct pft_etm3_decoder *dec)
+{
+	struct input *in = d->in;
 	struct pft_etm3_packet p;
-	struct d3 d;
 	const uint8_t *buf = NULL;
 	size_t len = 0;
-	int k, r = -PFT_E_AGAIN, rc;
+	int k, r = -PFT_E_AGAIN;
+
+	for (;;) {
+		k = input_read(in, &buf, &len);
+		if (k < 0)
+			return -1;
+		if (k == 0) {
+			pft_etm3_decoder_end(dec);
+		} else {
+			if (in->gap) {
+				pft_etm3_decoder_resync(dec);
+				while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
+					put(d, &p);
+			}
+			pft_etm3_decoder_feed(dec, buf, len);
+		}
+		if (d->stats)
+			r = count_all(d, dec);
+		else
+			while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
+				put(d, &p);
+		if (k == 0 || r != -PFT_E_AGAIN)
+			return r;
+	}
+}
+
+int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
+	      size_t segment)
+{
+	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
+	struct d3 d;
+	int r, rc;
 
 	if (!dec) {
 		cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
@@ -252,24 +322,9 @@ int dump_etm3(struct input *in, FILE *out, int json, int want_stats)
 			" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
 		fprintf(out, "#  offset  bytes                                            type             fields\n");
 	}
-	for (;;) {
-		k = input_read(in, &buf, &len);
-		if (k < 0)
-			break;
-		if (k == 0)
-			pft_etm3_decoder_end(dec);
-		else
-			pft_etm3_decoder_feed(dec, buf, len);
-		if (want_stats)
-			r = count_all(&d, dec);
-		else
-			while ((r = pft_etm3_decoder_next(dec, &p, sizeof p)) == 0)
-				put(&d, &p);
-		if (k == 0 || r != -PFT_E_AGAIN)
-			break;
-	}
+	r = jobs > 1 ? dump_jobs(&d, jobs, segment) : dump_serial(&d, dec);
 	pft_etm3_decoder_free(dec);
-	if (k < 0)
+	if (r == -1)
 		return in->exit_code;
 	rc = input_finish(in, "dump");
 	if (rc)

@@ -37,6 +37,11 @@ static int drain(struct par_run *r)
 		while ((k = pft_par_next_item(r->par, &it, sizeof it)) == 0)
 			if (r->item(r->arg, &it))
 				return -PFT_E_IO;
+	} else if (r->etm3) {
+		struct pft_etm3_packet p;
+		while ((k = pft_par_next_etm3_packet(r->par, &p, sizeof p)) == 0)
+			if (r->item(r->arg, &p))
+				return -PFT_E_IO;
 	} else {
 		struct pft_packet p;
 		while ((k = pft_par_next_packet(r->par, &p, sizeof p)) == 0)
@@ -80,6 +85,8 @@ static void run_free(struct run *u, unsigned jobs)
 			free(u->t[s][i].buf.pkts);
 			free(u->t[s][i].buf.items);
 			free(u->t[s][i].buf.insns);
+			free(u->t[s][i].buf.cycles);
+			free(u->t[s][i].buf.etm3_pkts);
 		}
 		free(u->t[s]);
 		free(u->th[s]);
@@ -115,7 +122,12 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 				return -PFT_E_NOMEM;
 			if (!r->keep)
 				continue;
-			if (r->kind == PFT_PAR_PACKETS) {
+			if (r->kind == PFT_PAR_PACKETS && r->etm3) {
+				b->etm3_pkts = malloc(n * sizeof *b->etm3_pkts);
+				b->etm3_pkts_cap = n;
+				if (!b->etm3_pkts)
+					return -PFT_E_NOMEM;
+			} else if (r->kind == PFT_PAR_PACKETS) {
 				b->pkts = malloc(n * sizeof *b->pkts);
 				b->pkts_cap = n;
 				if (!b->pkts)
@@ -127,7 +139,12 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 					b->insns_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
 					b->insns = malloc(b->insns_cap * sizeof *b->insns);
 				}
-				if (!b->items || (r->keep_insns && !b->insns))
+				if (r->etm3) {
+					/* cycle-accurate ranges' per-instruction counts */
+					b->cycles_cap = PAR_RUN_INSNS_PER_BYTE(r->segment);
+					b->cycles = malloc(b->cycles_cap * sizeof *b->cycles);
+				}
+				if (!b->items || (r->keep_insns && !b->insns) || (r->etm3 && !b->cycles))
 					return -PFT_E_NOMEM;
 			}
 		}
@@ -248,6 +265,7 @@ int par_run_stream(struct input *in, const struct pft_config *cfg, struct pft_im
 	unsigned a = 0;
 	int res;
 
+	r->etm3 = input_is_etm3(cfg);
 	if (!r->segment)
 		r->segment = r->keep ? PAR_RUN_SEGMENT_ITEMS :
 			     r->kind == PFT_PAR_FLOW ? PAR_RUN_SEGMENT_FLOW : PAR_RUN_SEGMENT_STATS;

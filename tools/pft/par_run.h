@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* --jobs N for pft dump and pft decode (par_run.c): one PFT stream decoded
+/* --jobs N for pft dump and pft decode (par_run.c): one PFT or ETMv3 stream decoded
  * on N threads through the library's split and join (pft/parallel.h), its
  * items handed out in stream order, exactly the serial decoder's.
  *
@@ -37,11 +37,13 @@ struct par_run {
 	enum pft_par_kind kind;
 	int keep;                 /* hand every item to item(); else totals only */
 	int keep_insns;           /* FLOW, keep: ranges come with their instructions */
-	/* PACKETS: const struct pft_packet *; FLOW: const struct pft_flow_item *.
-	 * Nonzero stops the run (-PFT_E_IO). */
+	/* PACKETS: const struct pft_packet * (an ETMv3 source: const struct
+	 * pft_etm3_packet *); FLOW: const struct pft_flow_item *.  Nonzero
+	 * stops the run (-PFT_E_IO). */
 	int (*item)(void *arg, const void *it);
 	void *arg;
 	struct pft_par *par;      /* after par_run_stream: the totals; free it */
+	int etm3;                 /* set by par_run_stream: an ETMv3 source (input_is_etm3) */
 	struct pft_par_join_stats js;
 };
 
