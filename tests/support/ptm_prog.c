@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
+
 static uint64_t prog_rand(struct prog *g)
 {
 	g->rng ^= g->rng >> 12;
@@ -569,6 +571,53 @@ static int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
 	g->vmid = nvmid;
 	g->prohib = nprohib;
 	return svc;
+}
+
+uint32_t prog_random_etmcr(uint64_t *r, int v11)
+{
+	uint32_t cr = 0;
+
+	if (check_rand(r) & 1)
+		cr |= 1u << 12; /* CA */
+	if (check_rand(r) % 4 == 0)
+		cr |= 1u << 8; /* branch broadcast */
+	else if (check_rand(r) & 1)
+		cr |= 1u << 29; /* return stack */
+	if (check_rand(r) & 1)
+		cr |= 1u << 28; /* timestamps */
+	cr |= (uint32_t)(check_rand(r) % 4) << 14;
+	if (v11 && (check_rand(r) & 1))
+		cr |= 1u << 30; /* VMID */
+	return cr;
+}
+
+int prog_random_config(struct pft_config *c, uint64_t *r)
+{
+	int v11 = check_rand(r) % 3 != 0;
+
+	pft_config_init(c);
+	c->etmcr = prog_random_etmcr(r, v11);
+	if (v11) {
+		c->etmidr = 0x411CF312u;
+		c->etmccer = 0x34C01AC2u & ~((1u << 28) | (1u << 29));
+		c->etmccer |= (uint32_t)(check_rand(r) & 3) << 28;
+	} else {
+		c->etmidr = 0x411CF301u;
+		c->etmccer = 0x000008EAu | (1u << 22);
+	}
+	return v11;
+}
+
+void prog_random_opts(struct prog_opts *o, uint64_t *r, int v11)
+{
+	memset(o, 0, sizeof(*o));
+	o->thumb_vectors = check_rand(r) & 1;
+	o->security = check_rand(r) & 1;
+	o->hyp = v11 && (check_rand(r) & 1);
+	o->cid_changes = 1;
+	o->vmid_changes = 1;
+	o->exceptions = (uint8_t)(check_rand(r) % 40);
+	o->debug = (uint8_t)(check_rand(r) % 4);
 }
 
 void prog_init(struct prog *g, uint64_t seed, const struct prog_opts *o)

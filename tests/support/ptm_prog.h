@@ -108,6 +108,22 @@ struct prog {
 	uint64_t gen_pc;        /* instruction being generated */
 };
 
+/* A random ETMCR of the kinds the software PTM tests run, drawn from *r:
+ * cycle accuracy, branch broadcast or the return stack, timestamps, a
+ * context ID size, and VMID if v11. */
+uint32_t prog_random_etmcr(uint64_t *r, int v11);
+
+/* A random configuration: PFTv1.1 (two times in three) or v1.0, the ETMCR
+ * of prog_random_etmcr, and the ETMIDR and ETMCCER of the version, in v1.1
+ * with a random timestamp encoding (ETMCCER[29:28]); the rest as
+ * pft_config_init.  Returns whether it is v1.1. */
+int prog_random_config(struct pft_config *c, uint64_t *r);
+
+/* Random program options, drawn from *r: vectors in the Thumb region or
+ * not, NS changes, Hyp changes (if v11), context ID and VMID changes, up to
+ * 3.9% exceptions and 0.3% debug entries; the others 0. */
+void prog_random_opts(struct prog_opts *o, uint64_t *r, int v11);
+
 /* A fresh program (nothing generated yet) and processor state from seed:
  * the same seed and options give the same program and run. */
 void prog_init(struct prog *g, uint64_t seed, const struct prog_opts *o);

@@ -206,40 +206,11 @@ static size_t make_stream(uint64_t seed, struct prog *g, struct pft_config *cfg,
 	struct pft_features f;
 	struct pft_ptm_params par;
 	struct pft_ptm *ptm;
-	int v11 = check_rand(&r) % 3 != 0;
-	uint32_t cr = 0;
+	int v11 = prog_random_config(cfg, &r);
 	size_t cap, len;
 
-	pft_config_init(cfg);
-	if (check_rand(&r) & 1)
-		cr |= 1u << 12;
-	if (check_rand(&r) % 4 == 0)
-		cr |= 1u << 8;
-	else if (check_rand(&r) & 1)
-		cr |= 1u << 29;
-	if (check_rand(&r) & 1)
-		cr |= 1u << 28;
-	cr |= (uint32_t)(check_rand(&r) % 4) << 14;
-	if (v11 && (check_rand(&r) & 1))
-		cr |= 1u << 30;
-	cfg->etmcr = cr;
-	if (v11) {
-		cfg->etmidr = 0x411CF312u;
-		cfg->etmccer = 0x34C01AC2u & ~((1u << 28) | (1u << 29));
-		cfg->etmccer |= (uint32_t)(check_rand(&r) & 3) << 28;
-	} else {
-		cfg->etmidr = 0x411CF301u;
-		cfg->etmccer = 0x000008EAu | (1u << 22);
-	}
 	cfg->etmsyncfr = 0x40 + (uint32_t)(check_rand(&r) % 0x200);
-	memset(&o, 0, sizeof o);
-	o.thumb_vectors = check_rand(&r) & 1;
-	o.security = check_rand(&r) & 1;
-	o.hyp = v11 && (check_rand(&r) & 1);
-	o.cid_changes = 1;
-	o.vmid_changes = 1;
-	o.exceptions = (uint8_t)(check_rand(&r) % 40);
-	o.debug = (uint8_t)(check_rand(&r) % 4);
+	prog_random_opts(&o, &r, v11);
 	prog_init(g, seed, &o);
 	pft_ptm_params_init(&par);
 	ptm = pft_ptm_alloc(cfg, &par);

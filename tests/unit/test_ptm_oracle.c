@@ -105,19 +105,7 @@ static int run_case(uint64_t seed, const char *dir, int verbose)
 
 	pft_config_init(&cfg);
 	int v11 = check_rand(&r) % 3 != 0;
-	uint32_t cr = 0;
-	if (check_rand(&r) & 1)
-		cr |= 1u << 12;
-	if (check_rand(&r) % 4 == 0)
-		cr |= 1u << 8;
-	else if (check_rand(&r) & 1)
-		cr |= 1u << 29;
-	if (check_rand(&r) & 1)
-		cr |= 1u << 28;
-	cr |= (uint32_t)(check_rand(&r) % 4) << 14;
-	if (v11 && (check_rand(&r) & 1))
-		cr |= 1u << 30;
-	cfg.etmcr = cr;
+	cfg.etmcr = prog_random_etmcr(&r, v11);
 	if (!v11) {
 		cfg.etmidr = 0x411CF301u;
 		cfg.etmccer = 0x000008EAu | (1u << 22);

@@ -218,29 +218,7 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	struct prog *g = &progs[0];
 	int fails = 0;
 
-	pft_config_init(&cfg);
-	int v11 = check_rand(&r) % 3 != 0;
-	uint32_t cr = 0;
-	if (check_rand(&r) & 1)
-		cr |= 1u << 12; /* CA */
-	if (check_rand(&r) % 4 == 0)
-		cr |= 1u << 8; /* branch broadcast */
-	else if (check_rand(&r) & 1)
-		cr |= 1u << 29; /* return stack */
-	if (check_rand(&r) & 1)
-		cr |= 1u << 28; /* timestamps */
-	cr |= (uint32_t)(check_rand(&r) % 4) << 14;
-	if (v11 && (check_rand(&r) & 1))
-		cr |= 1u << 30;
-	cfg.etmcr = cr;
-	if (v11) {
-		cfg.etmidr = 0x411CF312u;
-		cfg.etmccer = 0x34C01AC2u & ~((1u << 28) | (1u << 29));
-		cfg.etmccer |= (uint32_t)(check_rand(&r) & 3) << 28;
-	} else {
-		cfg.etmidr = 0x411CF301u;
-		cfg.etmccer = 0x000008EAu | (1u << 22);
-	}
+	int v11 = prog_random_config(&cfg, &r);
 	if (check_rand(&r) % 4 == 0)
 		cfg.etmidr &= ~(1u << 18); /* 32-bit Thumb traced as two halves */
 	if (check_rand(&r) % 3 == 0)
@@ -250,14 +228,7 @@ static int run_case(uint64_t seed, unsigned ninsn, int verbose, int classify)
 	cfg.etmsyncfr = check_rand(&r) % 3 == 0 ? 0 : 0x40 + (uint32_t)(check_rand(&r) % 0x400);
 	CHECK_EQ(pft_config_features(&cfg, &f), 0);
 
-	memset(&o, 0, sizeof(o));
-	o.thumb_vectors = check_rand(&r) & 1;
-	o.security = check_rand(&r) & 1;
-	o.hyp = v11 && (check_rand(&r) & 1);
-	o.cid_changes = 1;
-	o.vmid_changes = 1;
-	o.exceptions = (uint8_t)(check_rand(&r) % 40);
-	o.debug = (uint8_t)(check_rand(&r) % 4);
+	prog_random_opts(&o, &r, v11);
 	o.resets = check_rand(&r) % 4 == 0;
 	o.prohibited = check_rand(&r) % 3 == 0;
 	prog_init(g, seed, &o);
