@@ -20,6 +20,18 @@ static inline int perr(struct pft_packet *pkt, unsigned reason, unsigned size)
 	return R_ERROR;
 }
 
+/* The cycle count that follows the first OFF bytes of a packet (spec
+ * §4.4) into pkt->cycles and pkt->cc_bytes: its byte count, 0 if not all
+ * of it is there yet. */
+static inline unsigned rd_cc(const uint8_t *p, size_t avail, unsigned off,
+			     struct pft_packet *pkt)
+{
+	unsigned n = avail > off ? pkt_read_cc(p + off, avail - off, &pkt->cycles) : 0;
+
+	pkt->cc_bytes = (uint8_t)n;
+	return n;
+}
+
 struct addr_res {
 	uint32_t addr;
 	uint8_t n;     /* address bytes */
@@ -155,17 +167,13 @@ static PKT_INLINE int rd_branch(struct pft_pkt_decoder *d, const uint8_t *p, siz
 #if PKT_FAST
 		if (fast) {
 			n = pkt_read_cc_fast(p + off, &pkt->cycles);
+			pkt->cc_bytes = (uint8_t)n;
 		} else
 #endif
-		{
-			if (avail <= off)
-				return NEED_MORE;
-			n = pkt_read_cc(p + off, avail - off, &pkt->cycles);
-			if (!n)
-				return NEED_MORE;
-		}
+			n = rd_cc(p, avail, off, pkt);
+		if (!n)
+			return NEED_MORE;
 		off += n;
-		pkt->cc_bytes = (uint8_t)n;
 		flags |= PFT_PKT_F_CC;
 	}
 	flags |= (ns ? PFT_PKT_F_NS : 0) | (hyp ? PFT_PKT_F_HYP : 0) |
@@ -233,14 +241,10 @@ static int rd_isync(struct pft_pkt_decoder *d, const uint8_t *p, size_t avail,
 	info = p[5];
 	reason = (info >> 5) & 3;
 	if (d->cfg.ca && reason != PFT_ISYNC_PERIODIC) {
-		unsigned n;
-		if (avail <= off)
-			return NEED_MORE;
-		n = pkt_read_cc(p + off, avail - off, &pkt->cycles);
+		unsigned n = rd_cc(p, avail, off, pkt);
 		if (!n)
 			return NEED_MORE;
 		off += n;
-		pkt->cc_bytes = (uint8_t)n;
 		flags |= PFT_PKT_F_CC;
 	}
 	if (d->cfg.cid_bytes) {
@@ -286,14 +290,10 @@ static int rd_timestamp(struct pft_pkt_decoder *d, const uint8_t *p, size_t avai
 		return NEED_MORE;
 	off = 1 + n;
 	if (d->cfg.ca) {
-		unsigned c;
-		if (avail <= off)
-			return NEED_MORE;
-		c = pkt_read_cc(p + off, avail - off, &pkt->cycles);
+		unsigned c = rd_cc(p, avail, off, pkt);
 		if (!c)
 			return NEED_MORE;
 		off += c;
-		pkt->cc_bytes = (uint8_t)c;
 		pkt->flags = PFT_PKT_F_CC;
 	}
 	coded = pkt_ts_merge(d->st.ts, v, n, d->cfg.ts_max);
