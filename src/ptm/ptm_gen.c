@@ -62,15 +62,26 @@ static void emit_simple(struct pft_ptm *p, unsigned type)
 	(void)ptm_emit(p, &k);
 }
 
+/* A packet of TYPE that carries an address (branch or waypoint update),
+ * after the atoms so far: the target aligned to its instruction set, and
+ * AltISA for ThumbEE. */
+static void addr_packet(struct pft_ptm *p, struct pft_packet *k, unsigned type, uint64_t addr,
+			uint8_t isa)
+{
+	ptm_flush_atoms(p);
+	memset(k, 0, sizeof(*k));
+	k->type = (uint16_t)type;
+	k->address = ptm_align(addr, isa);
+	k->isa = isa;
+	if (isa == PFT_ISA_THUMBEE)
+		k->flags |= PFT_PKT_F_ALTIS;
+}
+
 static void emit_branch(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t ns,
 			uint8_t hyp, unsigned exc, uint64_t cycle)
 {
 	struct pft_packet k;
-	ptm_flush_atoms(p);
-	memset(&k, 0, sizeof(k));
-	k.type = PFT_PKT_BRANCH;
-	k.address = ptm_align(addr, isa);
-	k.isa = isa;
+	addr_packet(p, &k, PFT_PKT_BRANCH, addr, isa);
 	k.exception = (uint16_t)exc;
 	if (p->f.minor < 1)
 		hyp = 0;
@@ -80,8 +91,6 @@ static void emit_branch(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t n
 		ns = 0;
 	if (hyp)
 		k.flags |= PFT_PKT_F_HYP;
-	if (isa == PFT_ISA_THUMBEE)
-		k.flags |= PFT_PKT_F_ALTIS;
 	if (p->f.cycle_accurate) {
 		k.flags |= PFT_PKT_F_CC;
 		k.cycles = ptm_cc(p, cycle);
@@ -95,13 +104,7 @@ static void emit_branch(struct pft_ptm *p, uint64_t addr, uint8_t isa, uint8_t n
 static void emit_wpu(struct pft_ptm *p, uint64_t addr, uint8_t isa)
 {
 	struct pft_packet k;
-	ptm_flush_atoms(p);
-	memset(&k, 0, sizeof(k));
-	k.type = PFT_PKT_WAYPOINT_UPDATE;
-	k.address = ptm_align(addr, isa);
-	k.isa = isa;
-	if (isa == PFT_ISA_THUMBEE)
-		k.flags |= PFT_PKT_F_ALTIS;
+	addr_packet(p, &k, PFT_PKT_WAYPOINT_UPDATE, addr, isa);
 	(void)ptm_emit(p, &k);
 }
 
