@@ -7,7 +7,9 @@
  * (the not-taken BNE an N atom from its successor), and with cycle-accurate
  * trace the cycle counts add up to the pipeline's.  A data abort on a load:
  * the load is traced and cancelled, so the flow gives the instructions
- * delivered, and the exception's return address is the load. */
+ * delivered, and the exception's return address is the load.  With data
+ * trace, the transfers delivered with an instruction are its normal data
+ * packets. */
 #include <stdio.h>
 #include <string.h>
 
@@ -172,11 +174,118 @@ static void check_config(int frames, int ca, int abort)
 	pft_rec_etm3_free(re);
 }
 
+struct dpk {
+	struct pft_etm3_packet p[8];
+	size_t n;
+};
+
+static int collect_data(const struct pft_etm3_packet *pkt, void *arg)
+{
+	struct dpk *d = arg;
+
+	CHECK(pkt->type != PFT_ETM3_ERROR);
+	if (pkt->type == PFT_ETM3_DATA && d->n < 8)
+		d->p[d->n++] = *pkt;
+	return 0;
+}
+
+/* Data trace (ETMCR[3:2] = 11): the load's transfers, a 64-bit one among
+ * them, become normal data packets (two for the 64-bit one, the second
+ * without an address), the instructions still decode as delivered; too
+ * many transfers for the source's array are refused. */
+static void data_sink(void)
+{
+	static const uint64_t want[] = { 0x8000, 0x8004, 0x8008, 0x800c, 0x8010, 0x8010 };
+	struct pft_config cfg;
+	struct pft_rec_etm3 *re;
+	struct pft_rec_consumer cons;
+	struct pft_rec_cycles cycles;
+	struct pft_rec_pipe pipe;
+	struct pft_rec_sink sink;
+	struct pft_rec_full f;
+	struct pft_rec_insn in;
+	const uint8_t *trace;
+	struct dpk d;
+	struct run r;
+	size_t len, i;
+
+	pft_config_init(&cfg);
+	cfg.etmidr = 0x410CF250;
+	cfg.etmccer = 0x344008F2;
+	cfg.etmtraceidr = 0x10;
+	cfg.etmcr = PFT_ETM3_ETMCR_DATA_VALUE | PFT_ETM3_ETMCR_DATA_ADDRESS;
+	CHECK_EQ(pft_rec_etm3_alloc(&re, &cfg, 0, 0, 1000, 1000), 0);
+	pft_rec_etm3_consumer(re, &cons);
+	pft_rec_cycles_default(&cycles);
+	pft_rec_pipe_init(&pipe, &cycles, NULL, &cons);
+	pft_rec_pipe_sink(&pipe, &sink);
+	for (i = 0; i < sizeof want / sizeof want[0]; i++) {
+		memset(&in, 0, sizeof in);
+		in.addr = want[i];
+		in.opcode = code[(want[i] - 0x8000) / 4];
+		in.isa = PFT_ISA_ARM;
+		in.size = 4;
+		in.cond = 1;
+		in.condcode = 14;
+		if (want[i] == 0x800c) {
+			in.naccess = 2;
+			in.access[0].addr = 0x20000000;
+			in.access[0].size = 8;
+			in.access[0].value = 0x1122334455667788ull;
+			in.access[1].addr = 0x20000100;
+			in.access[1].size = 1;
+			in.access[1].write = 1;
+			in.access[1].value = 0x9a;
+		}
+		if (want[i] == 0x8004 || want[i] == 0x8008) /* the loop once */
+			in.cond = want[i] == 0x8008 ? 0 : 1;
+		CHECK_EQ(sink.insn(sink.ctx, &in), 0);
+	}
+	CHECK_EQ(pft_rec_pipe_end(&pipe, 0, PFT_ISA_ARM, 0), 0);
+	trace = pft_rec_etm3_trace(re, &len);
+	memset(&d, 0, sizeof d);
+	CHECK_EQ(pft_etm3_decode_buffer(&cfg, trace, len, collect_data, &d), 0);
+	CHECK_EQ(d.n, 3u);
+	CHECK(d.p[0].flags & PFT_E3F_DADDR);
+	CHECK_EQ(d.p[0].address, 0x20000000u);
+	CHECK_EQ(d.p[0].data_value, 0x55667788u);
+	CHECK(!(d.p[1].flags & PFT_E3F_DADDR)); /* 0x20000004 follows on */
+	CHECK_EQ(d.p[1].data_value, 0x11223344u);
+	CHECK(d.p[2].flags & PFT_E3F_DADDR);
+	CHECK_EQ(d.p[2].address, 0x20000100u);
+	CHECK_EQ(d.p[2].data_value, 0x9au);
+	CHECK_EQ(d.p[2].data_size, 1u);
+	decode(&cfg, trace, len, 0, &r);
+	CHECK_EQ(r.n, sizeof want / sizeof want[0]);
+	for (i = 0; i < r.n && i < sizeof want / sizeof want[0]; i++)
+		CHECK_EQ(r.got[i], want[i]);
+	pft_rec_etm3_free(re);
+
+	/* more transfers than the source kept */
+	CHECK_EQ(pft_rec_etm3_alloc(&re, &cfg, 0, 0, 1000, 1000), 0);
+	pft_rec_etm3_consumer(re, &cons);
+	memset(&f, 0, sizeof f);
+	f.in.addr = 0x800c;
+	f.in.opcode = code[3];
+	f.in.isa = PFT_ISA_ARM;
+	f.in.size = 4;
+	f.in.cond = 1;
+	f.in.condcode = 14;
+	f.next_addr = 0x8010;
+	f.next_isa = PFT_ISA_ARM;
+	f.in.naccess = PFT_REC_MAX_ACCESS + 1;
+	CHECK_EQ(cons.insn(cons.ctx, &f), -PFT_E_UNSUPPORTED);
+	pft_rec_etm3_free(re);
+	printf("sink data trace: %zu normal data packets as delivered\n", d.n);
+}
+
 int main(void)
 {
 	struct pft_rec_etm3 *re;
 	struct pft_config cfg;
 	int f, ca, ab;
+
+	data_sink();
 
 	for (f = 0; f < 2; f++)
 		for (ca = 0; ca < 2; ca++)
