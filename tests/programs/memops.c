@@ -2,7 +2,7 @@
 /* Loads and stores of every size for the ETMv3 data trace test
  * (tests/scripts/record_etm3_data.py): byte, halfword (signed and
  * unsigned), word and doubleword transfers, LDM/STM in both directions,
- * PUSH/POP (with and without the PC), a load to the PC, values that need
+ * PUSH/POP (with and without the PC), a load to the PC, SWP (ARM), values that need
  * 0, 1, 2 and 4 bytes, and addresses near and far apart (the stack and
  * .data).  Built bare-metal for ARM and for Thumb-2 with the examples'
  * start.S and link.ld; main returns a checksum. */
@@ -80,6 +80,23 @@ __attribute__((noinline)) static unsigned multiple(unsigned seed)
 	return sum + block[3] + (unsigned)(p - block);
 }
 
+/* SWP (ARM state only): a load and a store at one address, so the second
+ * transfer does not follow on from the first and carries its address. */
+__attribute__((noinline)) static unsigned swap(unsigned v)
+{
+#ifndef __thumb__
+	unsigned old;
+
+	__asm__ volatile("swp %0, %1, [%2]" : "=&r"(old) : "r"(v), "r"(&block[5]) : "memory");
+	return old;
+#else
+	unsigned old = block[5];
+
+	block[5] = v;
+	return old;
+#endif
+}
+
 /* Many callee-saved registers: PUSH/POP of long lists, POP {..., pc}. */
 __attribute__((noinline)) static unsigned deep(unsigned n, unsigned x)
 {
@@ -116,6 +133,7 @@ int main(void)
 		sum += multiple(seed + round * 11);
 		sum += deep(6, seed + round);
 		sum = indirect(sum);
+		sum += swap(sum);
 	}
 	return (int)(sum & 0x7f);
 }

@@ -204,7 +204,7 @@ def self_test(keep):
     """compare() must see an altered transfer list."""
     _, pkts, acc, etmcr = keep
     bad = []
-    alters = {"value": lambda a: a[:5] + (a[5] ^ 0x100,),
+    alters = {"value": lambda a: a[:5] + (a[5] ^ 1,),
               "address": lambda a: a[:4] + (a[4] + 4,) + a[5:]}
     k = len(acc) // 2
     for name, f in alters.items():
