@@ -19,6 +19,18 @@
 #    of --jobs 2 over --jobs 1 in wall-clock time (the goal: 1.8x on an idle
 #    2-core machine) with its CPU cost.  On a loaded machine the wall-clock
 #    figures mean little: the load average is printed with them.
+# 5. A SUMMARY: each goal of issue 13 with its figure (CLI at % of the
+#    library, ratio to OpenCSD, --jobs 2 speed-ups, peak RSS).
+# 6. PFT_BENCH_CALLGRIND=MIB (e.g. 8), if set: instruction counts under
+#    callgrind, which the machine's load does not change: the CLI against
+#    the library's loop on the same MIB MiB (bench_packet --only count and
+#    bench_flow, --toggle-collect on the library's calls; the CLI's count is
+#    its whole process: start, options, image, reading), and `dump --stats`
+#    / `decode --stats` at --jobs 2 with --separate-threads=yes: the main
+#    thread's share and the speed-up the counts allow on 2 cores, counting
+#    the main thread (process start, reading, split, join) as serial.
+#    The flow part runs bench_flow, OpenCSD included: minutes under
+#    callgrind for 8 MiB.
 # Ratios: OpenCSD's CPU time over the CLI's (the CLI's includes process start,
 # option parsing, the probe and reading the file).  PFT_BENCH_EXTRA, if set,
 # is a list of further raw PFT files with their options, one per line:
@@ -64,7 +76,8 @@ r=$(best 3 "$T/dump.out" "$PFT" dump --stats --jobs 1 $REGS "$T/tc2.bin")
 set -- $r
 awk -v t="$1" -v m="$2" -v n="$bytes" -v o="$ocsd_pkt" -v l="$lib_pkt" 'BEGIN {
 	printf "pft dump --stats --jobs 1 %8.1f MB/s  (%.3f s CPU, peak RSS %d KiB)\n", n / t / 1e6, t, m
-	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (count, what it uses)\n", o / t, 100 * l / t }'
+	printf "ratio CLI dump   %5.1fx OpenCSD   CLI at %.0f%% of the library (count, what it uses)\n", o / t, 100 * l / t }' |
+	tee -a "$T/summary"
 head -3 "$T/dump.out"
 
 echo "== full decode: the same bytes, kernel_dump.bin at 0xC0008000 =="
@@ -77,7 +90,8 @@ set -- $r
 insns=$(awk '/^libpft/ { print $3 }' "$T/flow")
 awk -v t="$1" -v m="$2" -v i="$insns" -v o="$ocsd_flow" -v l="$lib_flow" 'BEGIN {
 	printf "pft decode --stats --jobs 1 %7.1f M instr/s  (%.3f s CPU, peak RSS %d KiB)\n", i / t / 1e6, t, m
-	printf "ratio CLI decode %5.1fx OpenCSD   CLI at %.0f%% of the library\n", o / t, 100 * l / t }'
+	printf "ratio CLI decode %5.1fx OpenCSD   CLI at %.0f%% of the library\n", o / t, 100 * l / t }' |
+	tee -a "$T/summary"
 head -3 "$T/decode.out"
 
 wall() { # wall OUTFILE cmd...: wall-clock s, CPU (user + system) s, peak RSS KiB
@@ -105,9 +119,12 @@ jobs_case() { # jobs_case LABEL cmd...: the command at --jobs 1, 2, 8 and the sp
 			printf "%-22s --jobs %d  wall %7.3f s  CPU %7.3f s  peak RSS %7d KiB\n", l, j, $1, $2, $3 }'
 		echo "$j $r" >> "$T/jobs.rows"
 	done
-	awk -v l="$label" '$1 == 1 { w1 = $2; c1 = $3 } $1 == 2 { w2 = $2; c2 = $3 } END {
+	awk -v l="$label" '$1 == 1 { w1 = $2; c1 = $3; m1 = $4 } $1 == 2 { w2 = $2; c2 = $3; m2 = $4 }
+		$1 == 8 { m8 = $4 } END {
 		printf "SPEED-UP %-17s --jobs 2 over --jobs 1: %.2fx wall-clock (goal 1.8x), CPU cost %.2fx\n",
-		       l, w1 / w2, c2 / c1 }' "$T/jobs.rows"
+		       l, w1 / w2, c2 / c1
+		printf "RSS      %-17s peak %.1f / %.1f / %.1f MB at --jobs 1 / 2 / 8\n",
+		       l, m1 / 1024, m2 / 1024, m8 / 1024 }' "$T/jobs.rows" | tee -a "$T/summary"
 	rm -f "$T/jobs.rows"
 }
 echo "== --jobs: one stream on several threads (load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores) =="
@@ -120,6 +137,43 @@ jobs_case "dump (listing, 1/8)" "$PFT" dump -o /dev/null $REGS "$T/tc2s.bin"
 # shellcheck disable=SC2086
 jobs_case "decode --stats" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (wall-clock speed-ups need an idle machine)"
+
+echo
+echo "== SUMMARY ($MIB MiB; goals of issue 13: CLI within 10% of the library, --jobs 2 >= 1.8x) =="
+grep -E "^(ratio|SPEED-UP|RSS)" "$T/summary"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores: the SPEED-UP lines are wall-clock and mean something only on an idle machine"
+
+if [ -n "${PFT_BENCH_CALLGRIND:-}" ] && command -v valgrind > /dev/null; then
+	C=$PFT_BENCH_CALLGRIND
+	echo
+	echo "== callgrind: instructions on $C MiB of the same stream (load-independent) =="
+	"$B/bench/bench_packet" --mib "$C" --reps 1 --only count --save "$T/cg.bin" > /dev/null
+	ir() { # ir NAME valgrind-options -- cmd...: instructions per thread into $T/NAME.N, their sum printed
+		name=$1; shift
+		valgrind --tool=callgrind --callgrind-out-file="$T/$name" "$@" > /dev/null 2>&1 || true
+		cat "$T/$name"* | awk '/^totals:/ { s += $2 } END { printf "%.0f\n", s }'
+	}
+	# shellcheck disable=SC2086
+	lp=$(ir lp --toggle-collect=run_pft_count --collect-atstart=no "$B/bench/bench_packet" --mib "$C" --reps 1 --only count)
+	# shellcheck disable=SC2086
+	cp=$(ir cp "$PFT" dump --stats --jobs 1 $REGS "$T/cg.bin")
+	lf=$(ir lf "--toggle-collect=pft_flow_decoder_*" --collect-atstart=no "$B/bench/bench_flow" "$C" "$SRC/data")
+	# shellcheck disable=SC2086
+	cf=$(ir cf "$PFT" decode --stats --jobs 1 $REGS $IMG "$T/cg.bin")
+	awk -v a="$lp" -v b="$cp" -v c="$lf" -v d="$cf" 'BEGIN {
+		printf "packets: library loop %12.0f Ir, pft dump --stats   %12.0f Ir: CLI %+.1f%%\n", a, b, 100 * (b - a) / a
+		printf "flow   : library loop %12.0f Ir, pft decode --stats %12.0f Ir: CLI %+.1f%%\n", c, d, 100 * (d - c) / c }'
+	for cmd in dump decode; do
+		if [ $cmd = dump ]; then extra=""; one=$cp; else extra=$IMG; one=$cf; fi
+		# shellcheck disable=SC2086
+		ir "j2$cmd" --separate-threads=yes "$PFT" $cmd --stats --jobs 2 $REGS $extra "$T/cg.bin" > /dev/null
+		main=$(awk '/^totals:/ { print $2 }' "$T/j2$cmd-01")
+		all=$(cat "$T/j2$cmd"-* | awk '/^totals:/ { s += $2 } END { printf "%.0f\n", s }')
+		awk -v c="$cmd" -v o="$one" -v m="$main" -v a="$all" 'BEGIN {
+			printf "%-6s --stats --jobs 2: main thread %11.0f Ir (%.1f%% of %.0f), --jobs 1 %.0f Ir: %.2fx on 2 cores if the main thread overlapped nothing\n",
+			       c, m, 100 * m / a, a, o, o / (m + (a - m) / 2) }'
+	done
+fi
 
 if [ -n "${PFT_BENCH_EXTRA:-}" ]; then
 	echo "$PFT_BENCH_EXTRA" | while IFS='|' read -r f opts; do

@@ -6,14 +6,19 @@
  * The stream is read in windows of N segments (segment bytes each); the
  * window is cut at A-syncs (pft_par_split) and each segment decoded by
  * pft_par_seg_decode on its own thread.  Pipelined: while a window's
- * segments decode, this thread reads the next window, then starts its
- * segments and joins the decoded window in order, handing the items to the
- * caller.  A chunk that follows a gap in the capture starts a new window,
- * and the serial decoder resynchronises there, as the serial path does.
- * Memory: three windows (3 * (N * segment bytes + a chunk)) and two sets of
- * N segments with, when items are kept (listings), their item buffers
- * (PAR_RUN_* below); a segment whose buffers fill stops there and the join
- * decodes the rest of it serially. */
+ * segments decode, this thread reads the next window and starts its
+ * segments at once (so that a thread done early finds work), then joins
+ * the decoded window in order, handing the items to the caller.  A mapped
+ * input (input_mapped: a raw capture file) is not copied: its windows are
+ * views of the mapping, given back (input_drop) once the window after them
+ * is joined; other inputs are copied into three window buffers.  A chunk
+ * that follows a gap in the capture starts a new window, and the serial
+ * decoder resynchronises there, as the serial path does.
+ * Memory: three windows (3 * (N * segment bytes + a chunk), buffers or
+ * mapped pages) and two sets of N segments with, when items are kept
+ * (listings), their item buffers (PAR_RUN_* below); a segment whose
+ * buffers fill stops there and the join decodes the rest of it
+ * serially. */
 #ifndef PFT_TOOLS_PAR_RUN_H
 #define PFT_TOOLS_PAR_RUN_H
 
