@@ -9,7 +9,11 @@
  * one another from its address to its end, inside the image; in
  * cycle-accurate mode insn_cycles add up to cycles; indexes count the
  * instructions; pft_etm3_flow_decoder_put_packets on batches gives the same
- * items as pft_etm3_flow_decoder_put_packet on each packet. */
+ * items as pft_etm3_flow_decoder_put_packet on each packet, and so does
+ * pft_etm3_flow_decoder_put_from (P-headers read in place, the fast path)
+ * with the stream fed in chunks whose lengths come from the input (a
+ * differential check of the fast path against the general one), with the
+ * same totals from pft_etm3_flow_decoder_get_stats. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +38,7 @@ struct seen {
 	uint32_t kind, type, ninsns, cycles, end_kind, flags;
 };
 
-/* One item: checked, then recorded (pass 0) or compared (pass 1). */
+/* One item: checked, then recorded (pass 0) or compared (passes 1, 2). */
 static void item(const struct pft_flow_item *it, uint64_t *insns, struct seen *v, size_t cap,
 		 size_t *n, int pass)
 {
@@ -84,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct pft_etm3_packet pk[16];
 	struct pft_config cfg;
 	struct pft_flow_item it;
-	size_t cap = 16 * size + 16, n[2] = { 0, 0 };
+	size_t cap = 16 * size + 16, n[3] = { 0, 0, 0 };
+	struct pft_flow_stats st[3];
 	struct seen *v;
 	uint8_t sel;
 	int pass;
@@ -101,20 +106,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
 	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
 	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
-	for (pass = 0; pass < 2; pass++) {
+	for (pass = 0; pass < 3; pass++) {
 		struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(&cfg);
 		struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(&cfg, img);
 		struct pft_etm3_packet p;
 		uint64_t insns = 0;
 		int np = 0, ip = 0;
+		size_t fpos = 1, fk = 0;
 
 		ASSERT(d && fl);
-		pft_etm3_decoder_feed(d, data + 1, size - 1);
-		pft_etm3_decoder_end(d);
+		if (pass < 2) {
+			pft_etm3_decoder_feed(d, data + 1, size - 1);
+			pft_etm3_decoder_end(d);
+		}
 		for (;;) {
 			int more;
 
-			if (pass == 0) {
+			if (pass == 2) {
+				int r = pft_etm3_flow_decoder_put_from(fl, d);
+
+				if (r == -PFT_E_AGAIN) {
+					/* the next chunk: 1 to 64 bytes, its length from
+					   the input's bytes in turn, or the end */
+					size_t len = 1 + (data[fk++ % size] & 63u);
+
+					if (fpos < size) {
+						if (len > size - fpos)
+							len = size - fpos;
+						ASSERT(pft_etm3_decoder_feed(d, data + fpos, len) == 0);
+						fpos += len;
+					} else {
+						ASSERT(pft_etm3_decoder_end(d) == 0);
+					}
+					continue;
+				}
+				ASSERT(r == 0 || r == -PFT_E_EOS);
+				more = r == 0;
+			} else if (pass == 0) {
 				more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
 				if (more)
 					ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
@@ -141,10 +169,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				break;
 		}
 		ASSERT(pft_etm3_flow_decoder_next(fl, &it, sizeof it) == -PFT_E_EOS);
+		ASSERT(pft_etm3_flow_decoder_get_stats(fl, &st[pass], sizeof st[pass]) == 0);
+		ASSERT(st[pass].insns == insns);
+		ASSERT(st[pass].bytes == size - 1);
+		if (pass)
+			ASSERT(!memcmp(&st[pass], &st[0], sizeof st[0]));
 		pft_etm3_flow_decoder_free(fl);
 		pft_etm3_decoder_free(d);
 	}
-	ASSERT(n[0] == n[1]);
+	ASSERT(n[0] == n[1] && n[0] == n[2]);
 	free(v);
 	return 0;
 }

@@ -222,6 +222,29 @@ struct pft_etm3_counts {
  * (a shorter struct gets its first fields). */
 PFT_API int pft_etm3_decoder_count(struct pft_etm3_decoder *dec, struct pft_etm3_counts *counts,
 				   size_t size);
+/* P-headers read in place, for a consumer that walks them itself
+ * (pft_etm3_flow_decoder_put_from() does): nearly every packet of an ETMv3
+ * stream is a one-byte P-header, and it needs no packet struct.
+ * pft_etm3_decoder_peek() gives the current chunk's bytes from the decoder's
+ * position when the next items are read from them alone (synchronised, not
+ * inside an A-sync, no packet cut by the chunk's start and no item
+ * waiting): *bytes, *offset the stream offset of the first, and how many;
+ * 0 otherwise (take the next item with pft_etm3_decoder_next()).  Those
+ * bytes stay the caller's buffer.  pft_etm3_decoder_skip_phdrs() passes
+ * the first n of them, each of which must be a P-header
+ * (pft_etm3_phdr_byte() says which), exactly as n calls of
+ * pft_etm3_decoder_next() would pass them; -PFT_E_INVAL and nothing passed
+ * if one is not, or n goes past the chunk, or the decoder is not in that
+ * state. */
+PFT_API size_t pft_etm3_decoder_peek(const struct pft_etm3_decoder *dec, const uint8_t **bytes,
+				     uint64_t *offset);
+PFT_API int pft_etm3_decoder_skip_phdrs(struct pft_etm3_decoder *dec, size_t n);
+/* The P-header that byte b is under features f: 1 and *pkt as
+ * pft_etm3_decoder_next() would give it (offset 0); 0 and *pkt zeroed when b
+ * is not a P-header (another header, or a reserved P-header encoding);
+ * -PFT_E_INVAL for NULL or size 0.  size is sizeof *pkt. */
+PFT_API int pft_etm3_phdr_byte(const struct pft_etm3_features *f, uint8_t b,
+			       struct pft_etm3_packet *pkt, size_t size);
 /* Drop state and search for the next A-sync (a gap in the stream).  The
  * bytes of a packet cut by the gap come out first as an UNSYNCED item:
  * pull it before the next feed. */

@@ -68,6 +68,25 @@ PFT_API int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl,
 					      const struct pft_etm3_packet *pkts, size_t n,
 					      size_t size);
 
+/* The same, the packets taken straight from the ETMv3 packet decoder dec
+ * (the caller feeds it and ends it): in order, until one of them makes an
+ * item ready to pull (0), or until pft_etm3_decoder_next() returns a
+ * negative status, which is returned (-PFT_E_AGAIN: feed dec more;
+ * -PFT_E_EOS: dec is ended and drained, call pft_etm3_flow_decoder_end()).
+ * Runs of P-header bytes are read in place (pft_etm3_decoder_peek()),
+ * without building their packets: the fast way to decode, and the items
+ * are those of pft_etm3_flow_decoder_put_packet() on every packet of dec.
+ * -PFT_E_INVAL as pft_etm3_flow_decoder_put_packet. */
+PFT_API int pft_etm3_flow_decoder_put_from(struct pft_etm3_flow_decoder *fl,
+					   struct pft_etm3_decoder *dec);
+
+/* Totals as pft_flow_decoder_get_stats() gives them for PFT: packets
+ * given (UNSYNCED and ERROR items not counted), bytes (the end of the last
+ * item given), ranges, instructions and events pulled; no cache counts.
+ * size is sizeof *st.  0, or -PFT_E_INVAL for NULL or size 0. */
+PFT_API int pft_etm3_flow_decoder_get_stats(const struct pft_etm3_flow_decoder *fl,
+					    struct pft_flow_stats *st, size_t size);
+
 /* No more packets: the held range comes out, then -PFT_E_EOS. */
 PFT_API int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl);
 

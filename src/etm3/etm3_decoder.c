@@ -50,17 +50,9 @@ struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config *cfg)
 		return NULL;
 	d->f = f;
 	etm3_state_reset(&d->st);
-	for (i = 0; i < 128; i++) {
-		struct pft_etm3_packet *p = &d->phdr[i];
-		if (!(i & 1) && etm3_read_phdr(&f, (uint8_t)(0x80 | i), p)) {
-			p->size = 1;
-			p->nbytes = 1;
-			p->bytes[0] = (uint8_t)(0x80 | i);
-			d->phdr_ok[0x80 | i] = 1;
-		} else {
-			memset(p, 0, sizeof(*p));
-		}
-	}
+	for (i = 0; i < 128; i++)
+		d->phdr_ok[0x80 | i] = (uint8_t)(pft_etm3_phdr_byte(&f, (uint8_t)(0x80 | i), &d->phdr[i],
+								  sizeof(d->phdr[i])) == 1);
 	return d;
 }
 
@@ -410,6 +402,44 @@ int pft_etm3_decoder_next_batch(struct pft_etm3_decoder *d, struct pft_etm3_pack
 		n++;
 	}
 	return (int)n;
+}
+
+/* The chunk's bytes are read in place only in the plain state: synchronised,
+ * not inside an A-sync, no partial packet and no item waiting. */
+static int plain(const struct pft_etm3_decoder *d)
+{
+	return d->synced & !d->in_async & !d->carry_len & !d->have_pending;
+}
+
+size_t pft_etm3_decoder_peek(const struct pft_etm3_decoder *d, const uint8_t **bytes,
+			     uint64_t *offset)
+{
+	if (!d || !bytes || !offset || !plain(d) || d->pos >= d->len)
+		return 0;
+	*bytes = d->buf + d->pos;
+	*offset = d->next_off;
+	return d->len - d->pos;
+}
+
+int pft_etm3_decoder_skip_phdrs(struct pft_etm3_decoder *d, size_t n)
+{
+	const uint8_t *b, *ok;
+	size_t i;
+
+	if (!d || !plain(d) || n > d->len - d->pos)
+		return -PFT_E_INVAL;
+	b = d->buf + d->pos;
+	ok = d->phdr_ok;
+	for (i = 0; i + 8 <= n; i += 8)
+		if (!(ok[b[i]] & ok[b[i + 1]] & ok[b[i + 2]] & ok[b[i + 3]] & ok[b[i + 4]] &
+		      ok[b[i + 5]] & ok[b[i + 6]] & ok[b[i + 7]]))
+			return -PFT_E_INVAL;
+	for (; i < n; i++)
+		if (!ok[b[i]])
+			return -PFT_E_INVAL;
+	d->pos += n;
+	d->next_off += n;
+	return 0;
 }
 
 _Static_assert(PFT_ETM3_NR_TYPES <= PFT_ETM3_COUNT_TYPES, "struct pft_etm3_counts too small");

@@ -5,6 +5,7 @@
  * A-sync, resynchronisation and chunking. */
 #include <string.h>
 
+#include "common/struct_size.h"
 #include "etm3/etm3_internal.h"
 
 #define NEED(k) do { if ((size_t)(k) > n) return 0; } while (0)
@@ -197,6 +198,27 @@ int etm3_read_phdr(const struct pft_etm3_features *f, uint8_t b, struct pft_etm3
 		return 1;
 	}
 	return 0;
+}
+
+int pft_etm3_phdr_byte(const struct pft_etm3_features *f, uint8_t b, struct pft_etm3_packet *pkt,
+		       size_t size)
+{
+	struct pft_etm3_packet p;
+	int r;
+
+	if (!f || !pkt || !size)
+		return -PFT_E_INVAL;
+	memset(&p, 0, sizeof(p));
+	r = (b & 0x81) == 0x80 && etm3_read_phdr(f, b, &p);
+	if (r) {
+		p.size = 1;
+		p.nbytes = 1;
+		p.bytes[0] = b;
+	} else {
+		memset(&p, 0, sizeof(p));
+	}
+	pft_copy_out(pkt, size, &p, sizeof(p));
+	return r;
 }
 
 /* Exception information bytes 0..2 at p[0..n).  >0 bytes, 0 more, <0 bad. */

@@ -74,12 +74,50 @@ struct pft_etm3_flow_decoder {
 	uint32_t epoch;
 	uint8_t victim[NSET];    /* the way of each set to refill next */
 	struct blk blocks[NSET][2];
+	/* every byte as a P-header (ptab_entry), for the bytes read in place */
+	uint32_t ptab[256];
+	uint64_t img_now;         /* pft_image_generation() at the call's start */
+	/* totals (pft_etm3_flow_decoder_get_stats): packets and bytes given,
+	   ranges begun and events queued (the items still queued are taken
+	   off when asked) */
+	struct pft_flow_stats st;
 };
+
+/* A P-header as the flow uses it, in one word: bits [15:0] the atoms (bit i
+ * set: atom i is E), [20:16] their number, [24:21] the W marks before the
+ * first atom (cycle-accurate), bit 25 one W before each later atom (format
+ * 1), bit 26 at least one atom and all of them E, bit 31 a P-header at all
+ * (in ptab). */
+#define PT_N(e) (((e) >> 16) & 31u)
+#define PT_W0(e) (((e) >> 21) & 15u)
+#define PT_REST(e) (((e) >> 25) & 1u)
+#define PT_ALLE (1u << 26)
+#define PT_VALID (1u << 31)
+
+/* Format 1: a W before each atom; 2: one W, then two atoms; 3: W marks,
+ * then at most one E; 4: one atom without a W.  The first atom takes the W
+ * marks before it (doc/etm3.md, "Instruction flow"). */
+static uint32_t ptab_entry(const struct pft_etm3_packet *pkt, int cc)
+{
+	unsigned n = pkt->atom_count > 16 ? 16 : pkt->atom_count;
+	uint32_t atoms = pkt->format == 3 ? 1u : pkt->atoms & 0xFFFFu, w0 = 0, rest = 0;
+
+	if (cc) {
+		if (pkt->format == 3)
+			w0 = pkt->cycles > 15 ? 15 : pkt->cycles;
+		else if (pkt->format != 4 && n)
+			w0 = 1;
+		rest = pkt->format == 1;
+	}
+	return PT_VALID | atoms | (uint32_t)n << 16 | w0 << 21 | rest << 25 |
+	       (n && (atoms & ((1u << n) - 1u)) == (1u << n) - 1u ? PT_ALLE : 0);
+}
 
 struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_config *cfg, const struct pft_image *img)
 {
 	struct pft_etm3_flow_decoder *fl;
 	struct pft_etm3_features f;
+	unsigned i;
 
 	if (pft_etm3_config_features(cfg, &f, NULL, 0))
 		return NULL;
@@ -91,6 +129,12 @@ struct pft_etm3_flow_decoder *pft_etm3_flow_decoder_alloc(const struct pft_confi
 	fl->isa = PFT_ISA_UNKNOWN;
 	fl->epoch = 1;
 	fl->img_gen = img ? pft_image_generation(img) : 0;
+	for (i = 0; i < 256; i++) {
+		struct pft_etm3_packet p;
+
+		if (pft_etm3_phdr_byte(&f, (uint8_t)i, &p, sizeof(p)) == 1)
+			fl->ptab[i] = ptab_entry(&p, f.cycle_accurate);
+	}
 	return fl;
 }
 
@@ -129,7 +173,7 @@ static void close_open(struct pft_etm3_flow_decoder *fl)
 }
 
 static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kind, unsigned type,
-				  const struct pft_etm3_packet *pkt)
+				  uint64_t off)
 {
 	struct pft_flow_item *it;
 
@@ -139,10 +183,14 @@ static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kin
 	it = &fl->q[(fl->qh + fl->qn) & (QCAP - 1)];
 	memset(it, 0, sizeof(*it));
 	fl->qn++;
+	if (kind == PFT_FLOW_RANGE)
+		fl->st.ranges++;
+	else if (type < PFT_EV_NR)
+		fl->st.events[type]++;
 	fl->hold = kind == PFT_FLOW_RANGE;
 	it->kind = (uint16_t)kind;
 	it->type = (uint16_t)type;
-	it->offset = pkt->offset;
+	it->offset = off;
 	it->index = fl->index;
 	it->flags = fl->ctx_flags | (fl->ns ? PFT_FLOW_F_NS : 0) | (fl->hyp ? PFT_FLOW_F_HYP : 0);
 	it->context_id = fl->cid;
@@ -150,10 +198,9 @@ static struct pft_flow_item *push(struct pft_etm3_flow_decoder *fl, unsigned kin
 	return it;
 }
 
-static struct pft_flow_item *event(struct pft_etm3_flow_decoder *fl, unsigned type,
-				   const struct pft_etm3_packet *pkt)
+static struct pft_flow_item *event(struct pft_etm3_flow_decoder *fl, unsigned type, uint64_t off)
 {
-	return push(fl, PFT_FLOW_EVENT, type, pkt);
+	return push(fl, PFT_FLOW_EVENT, type, off);
 }
 
 /* The address moves other than by walking: the walk starts afresh. */
@@ -249,14 +296,13 @@ static struct blk *lookup(struct pft_etm3_flow_decoder *fl)
 
 /* An atom where the walk has no block: no address, Jazelle, or a new
  * block to look up (0: fl->blk is set, go on). */
-static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
-		     uint32_t cycles, int cc)
+static int atom_slow(struct pft_etm3_flow_decoder *fl, uint64_t off, int e, uint32_t cycles, int cc)
 {
 	struct pft_flow_item *it;
 	struct blk *b;
 
 	if (!fl->have_addr) {
-		it = event(fl, PFT_EV_NO_ADDRESS, pkt);
+		it = event(fl, PFT_EV_NO_ADDRESS, off);
 		if (it) {
 			it->flags |= PFT_FLOW_F_ATOM | (e ? PFT_FLOW_F_TAKEN : 0) | (cc ? PFT_FLOW_F_CC : 0);
 			it->cycles = cycles;
@@ -264,7 +310,7 @@ static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_pac
 		return -1;
 	}
 	if (fl->isa == PFT_ISA_JAZELLE) {
-		it = event(fl, PFT_EV_LOST, pkt);
+		it = event(fl, PFT_EV_LOST, off);
 		if (it) {
 			it->reason = PFT_LOST_JAZELLE;
 			it->flags |= PFT_FLOW_F_ATOM | (e ? PFT_FLOW_F_TAKEN : 0);
@@ -274,7 +320,7 @@ static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_pac
 	}
 	b = lookup(fl);
 	if (!b->n) {
-		it = event(fl, PFT_EV_MEM_NACC, pkt);
+		it = event(fl, PFT_EV_MEM_NACC, off);
 		if (it) {
 			it->addr = fl->addr;
 			it->isa = fl->isa;
@@ -291,8 +337,8 @@ static int atom_slow(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_pac
 }
 
 /* A new range at the walk's instruction. */
-static ALWAYS_INLINE struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl,
-						       const struct pft_etm3_packet *pkt, int cc)
+static ALWAYS_INLINE struct pft_flow_item *start_range(struct pft_etm3_flow_decoder *fl, uint64_t off,
+						       int cc)
 {
 	unsigned slot = (fl->qh + fl->qn) & (QCAP - 1);
 	struct pft_flow_item *it = &fl->q[slot];
@@ -302,11 +348,12 @@ static ALWAYS_INLINE struct pft_flow_item *start_range(struct pft_etm3_flow_deco
 		return NULL;
 	fl->qn++;
 	fl->hold = 1;
+	fl->st.ranges++;
 	*it = (struct pft_flow_item){
 		.kind = PFT_FLOW_RANGE,
 		.flags = fl->ctx_flags | (fl->ns ? PFT_FLOW_F_NS : 0) | (fl->hyp ? PFT_FLOW_F_HYP : 0) |
 			 (cc ? PFT_FLOW_F_CC : 0),
-		.offset = pkt->offset,
+		.offset = off,
 		.index = fl->index,
 		.addr = fl->addr,
 		.insns = &fl->blk->insns[fl->bi],
@@ -321,10 +368,12 @@ static ALWAYS_INLINE struct pft_flow_item *start_range(struct pft_etm3_flow_deco
 }
 
 /* Blocks decoded before the image changed are decoded again: checked when
- * a range starts (a range reads the image as it was then). */
+ * a range starts (a range reads the image as it was then), against the
+ * generation read when the call began (the image does not change during a
+ * call: image_now()). */
 static void check_image(struct pft_etm3_flow_decoder *fl)
 {
-	uint64_t gen = fl->img ? pft_image_generation(fl->img) : 0;
+	uint64_t gen = fl->img_now;
 
 	if (gen != fl->img_gen) {
 		fl->img_gen = gen;
@@ -335,8 +384,8 @@ static void check_image(struct pft_etm3_flow_decoder *fl)
 
 /* One atom: E (executed) or N (condition failed), with its cycles (cc:
  * cycle-accurate). */
-static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt, int e,
-			uint32_t cycles, int cc)
+static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, uint64_t off, int e, uint32_t cycles,
+			       int cc)
 {
 	struct pft_flow_item *it;
 	struct blk *b;
@@ -347,9 +396,9 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 	if (!it) {
 		check_image(fl);
 		if (!fl->blk && !(fl->have_addr && (fl->blk = cached(fl)) != NULL) &&
-		    atom_slow(fl, pkt, e, cycles, cc))
+		    atom_slow(fl, off, e, cycles, cc))
 			return;
-		if (UNLIKELY(!(it = start_range(fl, pkt, cc))))
+		if (UNLIKELY(!(it = start_range(fl, off, cc))))
 			return;
 	}
 	b = fl->blk;
@@ -358,7 +407,7 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 		((uint32_t *)it->insn_cycles)[k] = cycles;
 		it->cycles += cycles;
 	}
-	it->offset = pkt->offset;
+	it->offset = off;
 	if (++fl->bi == b->n) {
 		/* the block's last instruction: a branch, or the block ends */
 		fl->blk = NULL;
@@ -398,38 +447,36 @@ static ALWAYS_INLINE void atom(struct pft_etm3_flow_decoder *fl, const struct pf
 	it->next_isa = fl->isa;
 }
 
+/* One P-header (a ptab_entry word) at offset off: its atoms, each with
+ * its cycles (cc: cycle-accurate). */
+static ALWAYS_INLINE void phdr_word(struct pft_etm3_flow_decoder *fl, uint64_t off, uint32_t e, int cc)
+{
+	unsigned i, n = PT_N(e);
+	uint32_t first, rest;
+
+	if (!cc) {
+		for (i = 0; i < n; i++)
+			atom(fl, off, (e >> i) & 1, 0, 0);
+		return;
+	}
+	first = fl->wcycles + PT_W0(e);
+	if (!n) {
+		fl->wcycles = first; /* W marks only: the next atom takes them */
+		return;
+	}
+	rest = PT_REST(e);
+	fl->wcycles = 0;
+	atom(fl, off, e & 1, first, 1);
+	for (i = 1; i < n; i++)
+		atom(fl, off, (e >> i) & 1, rest, 1);
+}
+
 static ALWAYS_INLINE void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
-	uint32_t atoms = pkt->atoms, first, rest;
-	unsigned i, n = pkt->atom_count;
-
-	if (!fl->f.cycle_accurate) {
-		for (i = 0; i < n; i++)
-			atom(fl, pkt, (atoms >> i) & 1, 0, 0);
-		return;
-	}
-	if (pkt->format == 3) {
-		/* W marks, then at most one E, which takes them all */
-		uint32_t w = fl->wcycles + pkt->cycles;
-
-		if (!n) {
-			fl->wcycles = w;
-			return;
-		}
-		fl->wcycles = 0;
-		atom(fl, pkt, 1, w, 1);
-		return;
-	}
-	if (!n)
-		return;
-	/* format 1: a W before each atom; 2: one W, then two atoms; 4: one
-	 * atom without a W.  The first atom takes the W marks before it. */
-	first = fl->wcycles + (pkt->format != 4);
-	rest = pkt->format == 1;
-	fl->wcycles = 0;
-	atom(fl, pkt, atoms & 1, first, 1);
-	for (i = 1; i < n; i++)
-		atom(fl, pkt, (atoms >> i) & 1, rest, 1);
+	if (fl->f.cycle_accurate)
+		phdr_word(fl, pkt->offset, ptab_entry(pkt, 1), 1);
+	else
+		phdr_word(fl, pkt->offset, ptab_entry(pkt, 0), 0);
 }
 
 static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
@@ -448,7 +495,7 @@ static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet
 		return;
 	if (pkt->reason == PFT_ISYNC_PERIODIC && fl->have_addr) {
 		if (fl->addr != pkt->address || fl->isa != pkt->isa || fl->ns != ns) {
-			it = event(fl, PFT_EV_SYNC_MISMATCH, pkt);
+			it = event(fl, PFT_EV_SYNC_MISMATCH, pkt->offset);
 			if (it) {
 				it->addr = pkt->address;
 				it->isa = pkt->isa;
@@ -461,7 +508,7 @@ static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet
 	} else {
 		fl->ns = (uint8_t)ns;
 		fl->hyp = (uint8_t)hyp;
-		it = event(fl, PFT_EV_TRACE_ON, pkt);
+		it = event(fl, PFT_EV_TRACE_ON, pkt->offset);
 		if (it) {
 			it->addr = pkt->address;
 			it->isa = pkt->isa;
@@ -508,6 +555,7 @@ static uint32_t cancel_last(struct pft_etm3_flow_decoder *fl, struct pft_flow_it
 	fl->index--;
 	if (it->ninsns == 1) {
 		fl->qn--;
+		fl->st.ranges--;
 		fl->hold = fl->qn && fl->q[(fl->qh + fl->qn - 1) & (QCAP - 1)].kind == PFT_FLOW_RANGE;
 		return addr;
 	}
@@ -541,7 +589,7 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 		return; /* before the first I-sync: the address is incomplete */
 	if (!(pkt->flags & PFT_E3F_EXC) && fl->have_addr && fl->direct_pending &&
 	    (fl->addr != pkt->address || fl->isa != pkt->isa)) {
-		it = event(fl, PFT_EV_INCONSISTENT, pkt);
+		it = event(fl, PFT_EV_INCONSISTENT, pkt->offset);
 		if (it) {
 			it->reason = PFT_INCONS_BRANCH_TARGET;
 			it->addr = pkt->address;
@@ -557,11 +605,11 @@ static void branch(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packe
 		if (ns != fl->ns || hyp != fl->hyp) {
 			fl->ns = (uint8_t)ns;
 			fl->hyp = (uint8_t)hyp;
-			event(fl, PFT_EV_SECURITY, pkt);
+			event(fl, PFT_EV_SECURITY, pkt->offset);
 		}
 	}
 	if ((pkt->flags & PFT_E3F_EXC) && (pkt->exception || (pkt->flags & PFT_E3F_EXC_OLD))) {
-		it = event(fl, PFT_EV_EXCEPTION, pkt);
+		it = event(fl, PFT_EV_EXCEPTION, pkt->offset);
 		if (it) {
 			it->value = pkt->exception;
 			it->addr = pkt->address;
@@ -584,17 +632,19 @@ static void put(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *
 {
 	struct pft_flow_item *it;
 
+	fl->st.bytes = pkt->offset + pkt->size;
+	fl->st.packets += pkt->type != PFT_ETM3_UNSYNCED && pkt->type != PFT_ETM3_ERROR;
 	switch (pkt->type) {
 	case PFT_ETM3_PHDR:
 		phdr(fl, pkt);
 		break;
 	case PFT_ETM3_UNSYNCED:
-		it = event(fl, PFT_EV_UNSYNCED, pkt);
+		it = event(fl, PFT_EV_UNSYNCED, pkt->offset);
 		if (it)
 			it->value = pkt->size;
 		break;
 	case PFT_ETM3_ERROR:
-		it = event(fl, PFT_EV_PACKET_ERROR, pkt);
+		it = event(fl, PFT_EV_PACKET_ERROR, pkt->offset);
 		if (it) {
 			it->value = pkt->size;
 			it->reason = pkt->reason; /* enum pft_etm3_error */
@@ -611,7 +661,7 @@ static void put(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *
 		branch(fl, pkt);
 		break;
 	case PFT_ETM3_TIMESTAMP:
-		it = event(fl, PFT_EV_TIMESTAMP, pkt);
+		it = event(fl, PFT_EV_TIMESTAMP, pkt->offset);
 		if (it) {
 			it->value = pkt->timestamp;
 			if (fl->have_last) {
@@ -625,22 +675,22 @@ static void put(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *
 	case PFT_ETM3_CONTEXT_ID:
 		fl->cid = pkt->context_id;
 		fl->ctx_flags |= PFT_FLOW_F_CID;
-		it = event(fl, PFT_EV_CONTEXT_ID, pkt);
+		it = event(fl, PFT_EV_CONTEXT_ID, pkt->offset);
 		if (it)
 			it->value = pkt->context_id;
 		break;
 	case PFT_ETM3_VMID:
 		fl->vmid = pkt->vmid;
 		fl->ctx_flags |= PFT_FLOW_F_VMID;
-		it = event(fl, PFT_EV_VMID, pkt);
+		it = event(fl, PFT_EV_VMID, pkt->offset);
 		if (it)
 			it->value = pkt->vmid;
 		break;
 	case PFT_ETM3_TRIGGER:
-		event(fl, PFT_EV_TRIGGER, pkt);
+		event(fl, PFT_EV_TRIGGER, pkt->offset);
 		break;
 	case PFT_ETM3_EXCEPTION_RETURN:
-		event(fl, PFT_EV_EXCEPTION_RETURN, pkt);
+		event(fl, PFT_EV_EXCEPTION_RETURN, pkt->offset);
 		break;
 	default:
 		/* A-sync, ignore, cycle count, exception entry and data packets
@@ -655,10 +705,17 @@ static int ready(const struct pft_etm3_flow_decoder *fl)
 	return fl->qn > fl->hold;
 }
 
+/* At the start of every call that gives packets. */
+static void image_now(struct pft_etm3_flow_decoder *fl)
+{
+	fl->img_now = fl->img ? pft_image_generation(fl->img) : 0;
+}
+
 int pft_etm3_flow_decoder_put_packet(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
 	if (!fl || !pkt || fl->ended || ready(fl))
 		return -PFT_E_INVAL;
+	image_now(fl);
 	put(fl, pkt);
 	return 0;
 }
@@ -670,6 +727,7 @@ int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const st
 
 	if (!fl || !pkts || !size || fl->ended || ready(fl))
 		return -PFT_E_INVAL;
+	image_now(fl);
 	if (n > INT_MAX)
 		n = INT_MAX;
 	if (size == sizeof(*pkts)) {
@@ -677,9 +735,11 @@ int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const st
 			const struct pft_etm3_packet *pkt = &pkts[i++];
 
 			/* P-headers, most of the stream, without a call */
-			if (pkt->type == PFT_ETM3_PHDR)
+			if (pkt->type == PFT_ETM3_PHDR) {
+				fl->st.bytes = pkt->offset + 1;
+				fl->st.packets++;
 				phdr(fl, pkt);
-			else
+			} else
 				put(fl, pkt);
 			if (ready(fl))
 				break;
@@ -699,6 +759,164 @@ int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const st
 	return (int)i;
 }
 
+/* put_from() goes on while fewer items than this wait: one packet makes at
+ * most 17 (a P-header of 16 N atoms ends 16 ranges and starts one). */
+#define FILL (QCAP - 24)
+
+/* Items wait, enough to stop taking packets. */
+static ALWAYS_INLINE int full(const struct pft_etm3_flow_decoder *fl)
+{
+	return fl->qn >= FILL;
+}
+
+/* The common P-headers, with the walk in local variables: W marks only,
+ * and (while a range is open) atoms all E that stay before the last
+ * instruction of the range's block, so that they only make the range
+ * longer.  Stops at any other byte, which phdr_word() takes.  The same
+ * result as phdr_word() on each byte; returns how many it took. */
+static ALWAYS_INLINE size_t phdr_run(struct pft_etm3_flow_decoder *fl, const uint8_t *p, size_t n,
+				     uint64_t off, int cc)
+{
+	const uint32_t *tab = fl->ptab;
+	struct pft_flow_item *it = fl->open;
+	uint32_t wc = fl->wcycles;
+	size_t i = 0;
+
+	if (it) {
+		unsigned bi = fl->bi, lim = fl->blk->n - 1u, k = it->ninsns, na, j;
+		uint32_t sum = it->cycles, *cyc = (uint32_t *)it->insn_cycles, c;
+		size_t last = SIZE_MAX;
+
+		for (; i < n; i++) {
+			uint32_t e = tab[p[i]];
+
+			na = PT_N(e);
+			if (e & PT_ALLE) {
+				if (bi + na > lim)
+					break; /* the block's last instruction: phdr_word() */
+				if (cc) {
+					c = wc + PT_W0(e);
+					cyc[k] = c;
+					sum += c;
+					c = PT_REST(e);
+					for (j = 1; j < na; j++)
+						cyc[k + j] = c;
+					sum += c * (na - 1);
+					wc = 0;
+				}
+				k += na;
+				bi += na;
+				last = i;
+			} else if ((e & PT_VALID) && !na) {
+				wc += PT_W0(e);
+			} else {
+				break;
+			}
+		}
+		it->ninsns = k;
+		it->cycles = sum;
+		fl->bi = bi;
+		if (last != SIZE_MAX)
+			it->offset = off + last;
+	} else {
+		for (; i < n; i++) {
+			uint32_t e = tab[p[i]];
+
+			if (!(e & PT_VALID) || PT_N(e))
+				break;
+			wc += PT_W0(e);
+		}
+	}
+	fl->wcycles = wc;
+	return i;
+}
+
+/* P-header bytes read in place (pft_etm3_flow_decoder_put_from): from p[0]
+ * at stream offset off, up to n of them, until a byte that is not a
+ * P-header or the queue is full enough.  Returns how many it took. */
+static ALWAYS_INLINE size_t phdr_bytes(struct pft_etm3_flow_decoder *fl, const uint8_t *p, size_t n,
+				       uint64_t off, int cc)
+{
+	const uint32_t *tab = fl->ptab;
+	size_t i = 0;
+
+	while (i < n) {
+		uint32_t e;
+
+		i += phdr_run(fl, p + i, n - i, off + i, cc);
+		if (i == n)
+			break;
+		e = tab[p[i]];
+		if (!(e & PT_VALID))
+			break;
+		phdr_word(fl, off + i, e, cc);
+		i++;
+		if (full(fl))
+			break;
+	}
+	return i;
+}
+
+int pft_etm3_flow_decoder_put_from(struct pft_etm3_flow_decoder *fl, struct pft_etm3_decoder *dec)
+{
+	struct pft_etm3_packet pkt;
+	const uint8_t *p;
+	uint64_t off;
+	size_t n, k;
+	int r;
+
+	if (!fl || !dec || fl->ended || ready(fl))
+		return -PFT_E_INVAL;
+	image_now(fl);
+	for (;;) {
+		n = pft_etm3_decoder_peek(dec, &p, &off);
+		if (n) {
+			k = fl->f.cycle_accurate ? phdr_bytes(fl, p, n, off, 1) : phdr_bytes(fl, p, n, off, 0);
+			if (k) {
+				r = pft_etm3_decoder_skip_phdrs(dec, k);
+				if (r)
+					return r; /* cannot happen: both read the same bytes */
+				fl->st.packets += k;
+				fl->st.bytes = off + k;
+				if (full(fl))
+					return 0;
+			}
+		}
+		r = pft_etm3_decoder_next(dec, &pkt, sizeof(pkt));
+		if (r)
+			return ready(fl) ? 0 : r;
+		put(fl, &pkt);
+		if (full(fl))
+			return 0;
+	}
+}
+
+int pft_etm3_flow_decoder_get_stats(const struct pft_etm3_flow_decoder *fl, struct pft_flow_stats *st,
+				    size_t size)
+{
+	struct pft_flow_stats t;
+	unsigned k;
+
+	if (!fl || !st || !size)
+		return -PFT_E_INVAL;
+	t = fl->st;
+	t.insns = fl->index;
+	for (k = 0; k < fl->qn; k++) {
+		const struct pft_flow_item *it = &fl->q[(fl->qh + k) & (QCAP - 1)];
+
+		/* not pulled yet (the open range is not in fl->index yet) */
+		if (it->kind == PFT_FLOW_RANGE) {
+			t.ranges--;
+			if (it != fl->open)
+				t.insns -= it->ninsns;
+		} else if (it->type < PFT_EV_NR) {
+			t.events[it->type]--;
+		}
+	}
+	pft_copy_out(st, size, &t, sizeof(t));
+	return 0;
+}
+
 int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
 {
 	if (!fl)
@@ -707,6 +925,9 @@ int pft_etm3_flow_decoder_end(struct pft_etm3_flow_decoder *fl)
 	fl->ended = 1;
 	return 0;
 }
+
+/* Items wait to be pulled: more than the held range. */
+static int ready(const struct pft_etm3_flow_decoder *fl);
 
 static ALWAYS_INLINE int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
 {

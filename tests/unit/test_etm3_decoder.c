@@ -238,6 +238,93 @@ static void test_config(void)
 	CHECK(strcmp(pft_etm3_error_name(PFT_E3ERR_NO_DATA_TRACE), "no_data_trace") == 0);
 }
 
+/* P-headers read in place: pft_etm3_phdr_byte() gives every byte as the
+ * decoder reads it alone after an A-sync (both modes); peek gives the
+ * bytes only while synchronised with nothing held; skip_phdrs passes
+ * P-headers exactly as pulling them, refuses anything else. */
+static void test_phdr_in_place(void)
+{
+	struct pft_config c;
+	struct pft_etm3_features f;
+	struct pft_etm3_packet p, q;
+	struct pft_etm3_decoder *d;
+	const uint8_t *bp;
+	uint64_t off;
+	int ca, b, k;
+
+	for (ca = 0; ca < 2; ca++) {
+		cfg_make(&c, ca ? 0x10001860u : 0x10000860u, 0x410CF250u);
+		CHECK_EQ(pft_etm3_config_features(&c, &f, NULL, 0), 0);
+		for (b = 0; b < 256; b++) {
+			uint8_t s[7] = { ASYNC, (uint8_t)b };
+			struct res r;
+
+			k = pft_etm3_phdr_byte(&f, (uint8_t)b, &p, sizeof p);
+			memset(&r, 0, sizeof(r));
+			pft_etm3_decode_buffer(&c, s, sizeof s, collect, &r);
+			CHECK(r.n >= 2);
+			if (k == 1) {
+				CHECK_EQ(r.v[1].type, PFT_ETM3_PHDR);
+				r.v[1].offset = 0;
+				CHECK(!memcmp(&r.v[1], &p, sizeof p));
+			} else {
+				CHECK_EQ(k, 0);
+				CHECK(r.v[1].type != PFT_ETM3_PHDR);
+				memset(&q, 0, sizeof q);
+				CHECK(!memcmp(&q, &p, sizeof p));
+			}
+		}
+	}
+	CHECK_EQ(pft_etm3_phdr_byte(NULL, 0x80, &p, sizeof p), -PFT_E_INVAL);
+	CHECK_EQ(pft_etm3_phdr_byte(&f, 0x80, NULL, sizeof p), -PFT_E_INVAL);
+
+	{
+		/* CA: junk, A-sync, P-headers, a branch, P-headers */
+		static const uint8_t s[] = { 0x84, ASYNC, 0x84, 0xa0, 0x88, 0x05, 0x84, 0x86 };
+		d = pft_etm3_decoder_alloc(&c);
+		CHECK(d != NULL);
+		if (!d)
+			return;
+		CHECK_EQ(pft_etm3_decoder_feed(d, s, sizeof s), 0);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 0); /* unsynchronised */
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
+		CHECK_EQ(p.type, PFT_ETM3_UNSYNCED);
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
+		CHECK_EQ(p.type, PFT_ETM3_ASYNC);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 6);
+		CHECK(bp == s + 7);
+		CHECK_EQ(off, 7);
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 4), -PFT_E_INVAL); /* 0x05 is a branch */
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 7), -PFT_E_INVAL); /* past the chunk */
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 2), 0);
+		CHECK_EQ(pft_etm3_decoder_get_offset(d), 9);
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
+		CHECK_EQ(p.type, PFT_ETM3_PHDR);
+		CHECK_EQ(p.offset, 9);
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
+		CHECK_EQ(p.type, PFT_ETM3_BRANCH);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 2);
+		CHECK_EQ(off, 11);
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 2), 0);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 0); /* chunk used up */
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), -PFT_E_AGAIN);
+		/* a packet cut by the chunk's end: nothing to peek until it is whole */
+		static const uint8_t t1[] = { 0x08, 0x01 }, t2[] = { 0x00, 0x10, 0x00, 0xc0, 0x84 };
+		CHECK_EQ(pft_etm3_decoder_feed(d, t1, sizeof t1), 0);
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), -PFT_E_AGAIN);
+		CHECK_EQ(pft_etm3_decoder_feed(d, t2, sizeof t2), 0);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 0);
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 1), -PFT_E_INVAL);
+		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
+		CHECK_EQ(p.type, PFT_ETM3_ISYNC);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 1);
+		CHECK_EQ(off, 19);
+		pft_etm3_decoder_free(d);
+	}
+	CHECK_EQ(pft_etm3_decoder_peek(NULL, &bp, &off), 0);
+	CHECK_EQ(pft_etm3_decoder_skip_phdrs(NULL, 0), -PFT_E_INVAL);
+}
+
 int main(void)
 {
 	test_tc2_start();
@@ -246,5 +333,6 @@ int main(void)
 	test_phdr_nonca();
 	test_stream_errors();
 	test_config();
+	test_phdr_in_place();
 	return check_report();
 }

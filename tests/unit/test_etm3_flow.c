@@ -93,7 +93,9 @@ struct wide_packet {
 
 /* mode 0: pft_etm3_flow_decoder_put_packet on each packet; 1:
  * pft_etm3_flow_decoder_put_packets on batches of 64; 2: the same with the
- * stride of a longer struct. */
+ * stride of a longer struct; 3: pft_etm3_flow_decoder_put_from (P-headers
+ * read in place) on the stream in one chunk; 4: the same in chunks of 1 to
+ * 40 bytes (packets cut by a chunk's end). */
 static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, unsigned id,
 		     size_t min_rows, int mode)
 {
@@ -112,8 +114,9 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	struct pft_flow_item it;
 	uint64_t events[PFT_EV_NR] = { 0 };
 	static struct evs dev, mev;
-	size_t i, evbad = 0, ranges = 0;
-	uint32_t k, sum;
+	size_t i, evbad = 0, ranges = 0, fpos = 0;
+	uint32_t k, sum, seed = 0x1234567u + id;
+	struct pft_flow_stats st;
 
 	snprintf(name, sizeof name, "TC2/ds5-dumps/etmv3_0x%02x.txt", id);
 	dev.n = mev.n = 0;
@@ -131,12 +134,38 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 	CHECK(d && fl);
 	if (!d || !fl || slen <= 0)
 		return;
-	pft_etm3_decoder_feed(d, stream, (size_t)slen);
-	pft_etm3_decoder_end(d);
+	if (mode == 4) {
+		fpos = 0;
+	} else {
+		pft_etm3_decoder_feed(d, stream, (size_t)slen);
+		pft_etm3_decoder_end(d);
+	}
 	for (;;) {
 		int more;
 
-		if (mode == 0) {
+		if (mode >= 3) {
+			int r = pft_etm3_flow_decoder_put_from(fl, d);
+
+			if (r == -PFT_E_AGAIN) {
+				size_t n;
+
+				seed = seed * 1103515245u + 12345u;
+				n = 1 + (seed >> 16) % 40;
+				if (mode == 4 && fpos < (size_t)slen) {
+					if (n > (size_t)slen - fpos)
+						n = (size_t)slen - fpos;
+					CHECK_EQ(pft_etm3_decoder_feed(d, stream + fpos, n), 0);
+					fpos += n;
+				} else {
+					CHECK_EQ(pft_etm3_decoder_end(d), 0);
+				}
+				continue;
+			}
+			CHECK(r == 0 || r == -PFT_E_EOS);
+			if (r != 0 && r != -PFT_E_EOS)
+				break;
+			more = r == 0;
+		} else if (mode == 0) {
 			more = pft_etm3_decoder_next(d, &p, sizeof p) == 0;
 			if (more)
 				CHECK_EQ(pft_etm3_flow_decoder_put_packet(fl, &p), 0);
@@ -220,6 +249,12 @@ static void check_id(const uint8_t *cap, size_t caplen, struct pft_image *img, u
 					(unsigned long long)mev.v[i].value, (unsigned long long)mev.v[i].at);
 		}
 	}
+	CHECK_EQ(pft_etm3_flow_decoder_get_stats(fl, &st, sizeof st), 0);
+	CHECK_EQ(st.insns, nmine);
+	CHECK_EQ(st.ranges, ranges);
+	for (i = 0; i < PFT_EV_NR; i++)
+		CHECK_EQ(st.events[i], events[i]);
+	CHECK_EQ(st.bytes, (uint64_t)slen);
 	printf("trace ID 0x%02x: DS-5 %zu events (trace on with its cycle count, exception return, "
 	       "timestamp), pft %zu, %zu differ\n", id, dev.n, mev.n, evbad);
 	CHECK_EQ(nmine, nds5);
@@ -463,7 +498,7 @@ int main(void)
 		return check_report();
 	CHECK(pft_image_add_file(img, check_data_path(path, sizeof path, "TC2/kernel_dump.bin"),
 				 0xC0008000u, 0, 0) > 0);
-	for (mode = 0; mode < 3; mode++) {
+	for (mode = 0; mode < 5; mode++) {
 		check_id(cap, len, img, 0x10, 6000, mode);
 		check_id(cap, len, img, 0x11, 6000, mode);
 		check_id(cap, len, img, 0x12, 1000, mode);

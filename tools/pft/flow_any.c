@@ -13,9 +13,6 @@ struct flow_any {
 	struct pft_etm3_decoder *pk;       /* an ETMv3 source: packets ... */
 	struct pft_etm3_flow_decoder *fl;  /* ... and their flow */
 	int flow_ended;                    /* pft_etm3_flow_decoder_end() called */
-	struct pft_etm3_packet pkts[64];   /* packets not yet given to the flow */
-	int npkts, ipkt;
-	struct pft_flow_stats st;          /* ETMv3 totals */
 };
 
 struct flow_any *flow_any_alloc(const struct pft_config *cfg, struct pft_image *img,
@@ -80,50 +77,23 @@ void flow_any_resync(struct flow_any *fa)
 		pft_etm3_decoder_resync(fa->pk);
 }
 
-/* ETMv3: the flow's next item, pulling packets into it as it needs them;
- * after the packets' end, the flow's end. */
+/* ETMv3: the flow's next item, the flow taking packets from the packet
+ * decoder as it needs them; after the packets' end, the flow's end. */
 static int next_etm3(struct flow_any *fa, struct pft_flow_item *it)
 {
-	int r, i;
+	int r;
 
 	for (;;) {
 		r = pft_etm3_flow_decoder_next(fa->fl, it, sizeof *it);
-		if (r == 0) {
-			if (it->kind == PFT_FLOW_EVENT) {
-				if (it->type < PFT_EV_NR)
-					fa->st.events[it->type]++;
-			} else {
-				fa->st.ranges++;
-				fa->st.insns += it->ninsns;
-			}
-			return 0;
-		}
 		if (r != -PFT_E_AGAIN)
 			return r;
-		if (fa->ipkt < fa->npkts) {
-			r = pft_etm3_flow_decoder_put_packets(fa->fl, &fa->pkts[fa->ipkt],
-							      (size_t)(fa->npkts - fa->ipkt),
-							      sizeof fa->pkts[0]);
-			if (r < 0)
-				return r;
-			fa->ipkt += r;
-			continue;
-		}
-		r = pft_etm3_decoder_next_batch(fa->pk, fa->pkts, 64, sizeof fa->pkts[0]);
-		if (r > 0) {
-			fa->npkts = r;
-			fa->ipkt = 0;
-			for (i = 0; i < r; i++)
-				if (fa->pkts[i].type != PFT_ETM3_UNSYNCED && fa->pkts[i].type != PFT_ETM3_ERROR)
-					fa->st.packets++;
-		} else if (r == -PFT_E_EOS && !fa->flow_ended) {
+		r = pft_etm3_flow_decoder_put_from(fa->fl, fa->pk);
+		if (r == -PFT_E_EOS && !fa->flow_ended) {
 			fa->flow_ended = 1;
 			r = pft_etm3_flow_decoder_end(fa->fl);
-			if (r)
-				return r;
-		} else {
-			return r;
 		}
+		if (r)
+			return r;
 	}
 }
 
@@ -155,6 +125,6 @@ void flow_any_get_stats(const struct flow_any *fa, struct pft_flow_stats *st)
 		pft_flow_decoder_get_stats(fa->pft, st, sizeof *st);
 		return;
 	}
-	*st = fa->st;
+	pft_etm3_flow_decoder_get_stats(fa->fl, st, sizeof *st);
 	st->bytes = pft_etm3_decoder_get_offset(fa->pk);
 }
