@@ -225,18 +225,17 @@ PFT_API int pft_etm3_decoder_count(struct pft_etm3_decoder *dec, struct pft_etm3
 /* P-headers read in place, for a consumer that walks them itself
  * (pft_etm3_flow_decoder_put_from() does): nearly every packet of an ETMv3
  * stream is a one-byte P-header, and it needs no packet struct.
- * pft_etm3_decoder_peek() gives the current chunk's bytes from the decoder's
- * position when the next items are read from them alone (synchronised, not
- * inside an A-sync, no packet cut by the chunk's start and no item
- * waiting): *bytes, *offset the stream offset of the first, and how many;
- * 0 otherwise (take the next item with pft_etm3_decoder_next()).  Those
- * bytes stay the caller's buffer.  pft_etm3_decoder_skip_phdrs() passes
- * the first n of them, each of which must be a P-header
- * (pft_etm3_phdr_byte() says which), exactly as n calls of
- * pft_etm3_decoder_next() would pass them; -PFT_E_INVAL and nothing passed
- * if one is not, or n goes past the chunk, or the decoder is not in that
- * state. */
-PFT_API size_t pft_etm3_decoder_peek(const struct pft_etm3_decoder *dec, const uint8_t **bytes,
+ * pft_etm3_decoder_peek() gives the run of P-header bytes at the decoder's
+ * position in the current chunk, when the next items are read from the
+ * chunk alone (synchronised, not inside an A-sync, no packet cut by the
+ * chunk's start and no item waiting): *bytes (the caller's buffer),
+ * *offset the stream offset of the first, and how many, up to the first
+ * byte that is not a P-header or the chunk's end; 0 otherwise (take the
+ * next item with pft_etm3_decoder_next()).  pft_etm3_decoder_skip_phdrs()
+ * passes the first n of them (pft_etm3_phdr_byte() tells what each is),
+ * exactly as n calls of pft_etm3_decoder_next() would pass them;
+ * -PFT_E_INVAL and nothing passed when n is more than the last peek gave. */
+PFT_API size_t pft_etm3_decoder_peek(struct pft_etm3_decoder *dec, const uint8_t **bytes,
 				     uint64_t *offset);
 PFT_API int pft_etm3_decoder_skip_phdrs(struct pft_etm3_decoder *dec, size_t n);
 /* The P-header that byte b is under features f: 1 and *pkt as

@@ -35,6 +35,8 @@ struct pft_etm3_decoder {
 	size_t carry_len;
 	int have_pending;
 	struct pft_etm3_packet pending;
+	/* buf[pos..run_end) are P-headers (pft_etm3_decoder_peek); 0 after a feed */
+	size_t run_end;
 };
 
 struct pft_etm3_decoder *pft_etm3_decoder_alloc(const struct pft_config *cfg)
@@ -69,6 +71,7 @@ int pft_etm3_decoder_feed(struct pft_etm3_decoder *d, const uint8_t *buf, size_t
 	d->buf = buf;
 	d->len = len;
 	d->pos = 0;
+	d->run_end = 0;
 	return 0;
 }
 
@@ -411,32 +414,35 @@ static int plain(const struct pft_etm3_decoder *d)
 	return d->synced & !d->in_async & !d->carry_len & !d->have_pending;
 }
 
-size_t pft_etm3_decoder_peek(const struct pft_etm3_decoder *d, const uint8_t **bytes,
-			     uint64_t *offset)
+size_t pft_etm3_decoder_peek(struct pft_etm3_decoder *d, const uint8_t **bytes, uint64_t *offset)
 {
 	if (!d || !bytes || !offset || !plain(d) || d->pos >= d->len)
 		return 0;
+	if (d->run_end <= d->pos) {
+		/* measure the run: eight bytes a step, as in count_run() */
+		const uint8_t *b = d->buf, *ok = d->phdr_ok;
+		size_t pos = d->pos, len = d->len;
+
+		while (len - pos >= 8 && (ok[b[pos]] & ok[b[pos + 1]] & ok[b[pos + 2]] &
+					   ok[b[pos + 3]] & ok[b[pos + 4]] & ok[b[pos + 5]] &
+					   ok[b[pos + 6]] & ok[b[pos + 7]]))
+			pos += 8;
+		while (pos < len && ok[b[pos]])
+			pos++;
+		d->run_end = pos;
+	}
 	*bytes = d->buf + d->pos;
 	*offset = d->next_off;
-	return d->len - d->pos;
+	return d->run_end - d->pos;
 }
 
 int pft_etm3_decoder_skip_phdrs(struct pft_etm3_decoder *d, size_t n)
 {
-	const uint8_t *b, *ok;
-	size_t i;
-
-	if (!d || !plain(d) || n > d->len - d->pos)
+	if (!d)
 		return -PFT_E_INVAL;
-	b = d->buf + d->pos;
-	ok = d->phdr_ok;
-	for (i = 0; i + 8 <= n; i += 8)
-		if (!(ok[b[i]] & ok[b[i + 1]] & ok[b[i + 2]] & ok[b[i + 3]] & ok[b[i + 4]] &
-		      ok[b[i + 5]] & ok[b[i + 6]] & ok[b[i + 7]]))
-			return -PFT_E_INVAL;
-	for (; i < n; i++)
-		if (!ok[b[i]])
-			return -PFT_E_INVAL;
+	/* only bytes a peek found to be P-headers */
+	if (!plain(d) || d->pos >= d->len || n > d->run_end - d->pos)
+		return n ? -PFT_E_INVAL : 0;
 	d->pos += n;
 	d->next_off += n;
 	return 0;

@@ -291,22 +291,24 @@ static void test_phdr_in_place(void)
 		CHECK_EQ(p.type, PFT_ETM3_UNSYNCED);
 		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
 		CHECK_EQ(p.type, PFT_ETM3_ASYNC);
-		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 6);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 3); /* 0x05 is a branch */
 		CHECK(bp == s + 7);
 		CHECK_EQ(off, 7);
-		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 4), -PFT_E_INVAL); /* 0x05 is a branch */
-		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 7), -PFT_E_INVAL); /* past the chunk */
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 4), -PFT_E_INVAL);
 		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 2), 0);
 		CHECK_EQ(pft_etm3_decoder_get_offset(d), 9);
 		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
 		CHECK_EQ(p.type, PFT_ETM3_PHDR);
 		CHECK_EQ(p.offset, 9);
+		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 0); /* the branch */
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 1), -PFT_E_INVAL);
 		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), 0);
 		CHECK_EQ(p.type, PFT_ETM3_BRANCH);
 		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 2);
 		CHECK_EQ(off, 11);
 		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 2), 0);
 		CHECK_EQ(pft_etm3_decoder_peek(d, &bp, &off), 0); /* chunk used up */
+		CHECK_EQ(pft_etm3_decoder_skip_phdrs(d, 0), 0);
 		CHECK_EQ(pft_etm3_decoder_next(d, &p, sizeof p), -PFT_E_AGAIN);
 		/* a packet cut by the chunk's end: nothing to peek until it is whole */
 		static const uint8_t t1[] = { 0x08, 0x01 }, t2[] = { 0x00, 0x10, 0x00, 0xc0, 0x84 };
