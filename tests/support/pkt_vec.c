@@ -5,7 +5,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pkt_vec.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,15 +248,10 @@ static void load_file(const char *path, struct pkt_vec **vs, size_t *n, size_t *
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, '#'), *s = line;
+		char *s = vec_line(line);
 
 		ln++;
-		if (c)
-			*c = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		s[strcspn(s, "\r\n")] = '\0';
-		if (!*s)
+		if (!s)
 			continue;
 		if (!strncmp(s, "case ", 5)) {
 			if (in_case)

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "vec_files.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,4 +72,16 @@ void vec_files_free(char **paths)
 	for (i = 0; paths && paths[i]; i++)
 		free(paths[i]);
 	free(paths);
+}
+
+char *vec_line(char *line)
+{
+	char *c = strchr(line, '#'), *s = line;
+
+	if (c)
+		*c = '\0';
+	while (isspace((unsigned char)*s))
+		s++;
+	s[strcspn(s, "\r\n")] = '\0';
+	return *s ? s : NULL;
 }

@@ -10,4 +10,9 @@
 char **vec_files(const char *kind);
 void vec_files_free(char **paths);
 
+/* What a line of a vector file says: the line (changed in place) without
+ * its comment ('#' on), leading white space and end of line; NULL if
+ * nothing is left. */
+char *vec_line(char *line);
+
 #endif

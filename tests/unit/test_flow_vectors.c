@@ -26,7 +26,6 @@
  *   E NAME [reason] [addr=A ISA] [val=X] [next=A ISA] [atom=E|N] [branch] [wpu]
  *       [cc=N] [ns] [hyp]        (ns/hyp only for trace_on, exception, security) */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,15 +506,10 @@ static int run_file(const char *path)
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
-		char *c = strchr(line, '#'), *s = line;
+		char *s = vec_line(line);
 
 		ln++;
-		if (c)
-			*c = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		s[strcspn(s, "\r\n")] = '\0';
-		if (!*s)
+		if (!s)
 			continue;
 		if (!strncmp(s, "case ", 5)) {
 			reset_case(&tc, s + 5);
