@@ -63,6 +63,19 @@ static void chk_cycles(struct chk *c, const struct pft_packet *k)
 	}
 }
 
+/* A branch packet's target becomes the current address, its instruction
+ * set and, where the packet holds them (E0, E1), its security and Hyp
+ * state. */
+static void chk_branch_state(struct chk *c, const struct pft_packet *k)
+{
+	c->addr = k->address;
+	c->isa = k->isa;
+	if (k->flags & PFT_PKT_F_E0)
+		c->ns = (k->flags & PFT_PKT_F_NS) != 0;
+	if (k->flags & PFT_PKT_F_E1)
+		c->hyp = (k->flags & PFT_PKT_F_HYP) != 0;
+}
+
 /* Decode from the current address to the next waypoint (an atom, or the
  * implied E atom of a branch packet when branch != 0). */
 static const struct prog_insn *chk_to_wp(struct chk *c, const struct pft_packet *k, int e,
@@ -166,23 +179,13 @@ int chk_packet(const struct pft_packet *k, void *arg)
 		}
 		if (k->exception) {
 			c->excs++;
-			c->addr = k->address;
-			c->isa = k->isa;
-			if (k->flags & PFT_PKT_F_E0)
-				c->ns = (k->flags & PFT_PKT_F_NS) != 0;
-			if (k->flags & PFT_PKT_F_E1)
-				c->hyp = (k->flags & PFT_PKT_F_HYP) != 0;
+			chk_branch_state(c, k);
 			chk_emit(c, k->address, k->exception);
 		} else {
 			c->branches++;
 			if (!chk_to_wp(c, k, 1, 1))
 				break;
-			c->addr = k->address;
-			c->isa = k->isa;
-			if (k->flags & PFT_PKT_F_E0)
-				c->ns = (k->flags & PFT_PKT_F_NS) != 0;
-			if (k->flags & PFT_PKT_F_E1)
-				c->hyp = (k->flags & PFT_PKT_F_HYP) != 0;
+			chk_branch_state(c, k);
 		}
 		if (k->flags & PFT_PKT_F_CC) {
 			c->cum += k->cycles;
