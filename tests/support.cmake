@@ -2,7 +2,8 @@
 # (tests/support/*.c, declarations in tests/support/*.h): the packet test
 # vectors, hex/decode helpers and configuration classes, the check of a
 # decoder's _count against its _next, the random programs and reference
-# decompressor of the software PTM tests, the PTM harness.  A unit test (or a
+# decompressor of the software PTM tests, the PTM harness, the TC2 snapshot's
+# PTM source.  A unit test (or a
 # benchmark, see bench/CMakeLists.txt) that includes one of its headers is
 # linked with it; nothing to list here when a test starts using it.
 file(GLOB PFT_TEST_SUPPORT CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/support/*.c)

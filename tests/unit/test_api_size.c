@@ -13,6 +13,7 @@
 #include "pft/frame.h"
 #include "pft/packet.h"
 #include "pft/ptm.h"
+#include "tc2.h"
 
 struct old_packet {             /* struct pft_packet up to flags */
 	uint64_t offset;
@@ -40,24 +41,6 @@ struct old_ptm_params {         /* struct pft_ptm_params without out_bytes ... *
 };
 
 #define GUARD 0xA5
-
-/* The PFT stream of trace ID 0x13 in TC2/cstrace.bin (ETMCR 0x10001000). */
-static uint8_t *capture(size_t *len)
-{
-	char path[512];
-	size_t n = 0;
-	check_data_path(path, sizeof path, "TC2/cstrace.bin");
-	uint8_t *cap = check_read_file(path, &n);
-	uint8_t *out = cap ? malloc(n) : NULL;
-	int64_t r = out ? pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, n, out, n, NULL) : -1;
-	free(cap);
-	if (r <= 0) {
-		free(out);
-		return NULL;
-	}
-	*len = (size_t)r;
-	return out;
-}
 
 static void packets(const uint8_t *buf, size_t len)
 {
@@ -234,8 +217,7 @@ static void inputs(void)
 int main(void)
 {
 	size_t len = 0;
-	uint8_t *buf = capture(&len);
-	CHECK(buf != NULL);
+	uint8_t *buf = tc2_stream(0x13, &len); /* PTM_0: cycle accurate, timestamps */
 	if (buf)
 		packets(buf, len);
 	free(buf);

@@ -14,6 +14,7 @@
 
 #include "check.h"
 #include "pft/pft.h"
+#include "tc2.h"
 
 struct row {
 	char kind;        /* 'I' instruction, 'N' not readable, 'U' unknown, 'C' I-sync cycles, 'T' timestamp */
@@ -127,9 +128,8 @@ static void item(const struct pft_flow_item *it)
 int main(void)
 {
 	char path[512];
-	size_t caplen, i, bad = 0, ninsn = 0, nnacc = 0, nunk = 0;
-	uint8_t *cap, *s;
-	int64_t slen;
+	size_t slen = 0, i, bad = 0, ninsn = 0, nnacc = 0, nunk = 0;
+	uint8_t *s;
 	struct pft_config cfg;
 	struct pft_image *img = pft_image_alloc();
 	struct pft_flow_decoder *d;
@@ -139,27 +139,16 @@ int main(void)
 
 	check_data_path(path, sizeof(path), "TC2/ds5-dumps/ptmv1_0x13.txt");
 	load_ds5(path);
-	check_data_path(path, sizeof(path), "TC2/cstrace.bin");
-	cap = check_read_file(path, &caplen);
-	CHECK(cap != NULL);
-	if (!cap)
+	s = tc2_stream(0x13, &slen);
+	if (!s)
 		return check_report();
-	s = malloc(caplen);
-	slen = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, caplen, NULL);
 	CHECK_EQ(slen, 4533);
-	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
-	CHECK_EQ(pft_image_add_file(img, path, 0xC0008000u, 0, 0x50000), 0x50000);
-
-	/* registers of device_8.ini (PTM_0) */
-	pft_config_init(&cfg);
-	cfg.etmcr = 0x10001000u;
-	cfg.etmidr = 0x411CF312u;
-	cfg.etmccer = 0x34C01AC2u;
-	cfg.etmtraceidr = 0x13u;
+	tc2_add_kernel(img);
+	cfg = tc2_ptm_config();
 	d = pft_flow_decoder_alloc(&cfg, img);
 	CHECK(d != NULL);
-	for (i = 0; i < (size_t)slen; i += 7) {
-		size_t n = (size_t)slen - i < 7 ? (size_t)slen - i : 7;
+	for (i = 0; i < slen; i += 7) {
+		size_t n = slen - i < 7 ? slen - i : 7;
 
 		CHECK_EQ(pft_flow_decoder_feed(d, s + i, n), 0);
 		while ((err = pft_flow_decoder_next(d, &it, sizeof(it))) == 0)
@@ -202,7 +191,6 @@ int main(void)
 	pft_flow_decoder_free(d);
 	pft_image_free(img);
 	free(s);
-	free(cap);
 	free(ds5);
 	free(ours);
 	return check_report();

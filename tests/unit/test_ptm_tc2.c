@@ -19,6 +19,7 @@
 
 #include "check.h"
 #include "pft/pft.h"
+#include "tc2.h"
 
 struct pk {
 	struct pft_packet k;
@@ -72,30 +73,18 @@ static int timing_pkt(const struct pft_packet *k)
 
 int main(void)
 {
-	char path[512];
-	size_t caplen;
+	size_t slen = 0;
 	struct pft_config cfg;
 	struct items v;
 	memset(&v, 0, sizeof(v));
 
-	check_data_path(path, sizeof(path), "TC2/cstrace.bin");
-	uint8_t *cap = check_read_file(path, &caplen);
-	CHECK(cap != NULL);
-	if (!cap)
+	uint8_t *s = tc2_stream(0x13, &slen);
+	if (!s)
 		return check_report();
-	uint8_t *s = malloc(caplen);
-	int64_t slen = pft_frame_extract(PFT_FRAME_CORESIGHT, 0x13, cap, caplen, s, caplen, NULL);
 	CHECK_EQ(slen, 4533);
 	struct pft_image *img = pft_image_alloc();
-	check_data_path(path, sizeof(path), "TC2/kernel_dump.bin");
-	CHECK_EQ(pft_image_add_file(img, path, 0xC0008000u, 0, 0x50000), 0x50000);
-
-	/* registers of device_8.ini (PTM_0, trace ID 0x13) */
-	pft_config_init(&cfg);
-	cfg.etmcr = 0x10001000u;
-	cfg.etmidr = 0x411CF312u;
-	cfg.etmccer = 0x34C01AC2u;
-	cfg.etmtraceidr = 0x13u;
+	tc2_add_kernel(img);
+	cfg = tc2_ptm_config();
 
 	struct plist a, b;
 	memset(&a, 0, sizeof(a));
@@ -349,6 +338,5 @@ int main(void)
 	pft_ptm_free(ptm);
 	pft_image_free(img);
 	free(s);
-	free(cap);
 	return check_report();
 }
