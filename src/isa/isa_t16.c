@@ -153,15 +153,7 @@ void pft_isa_decode_t16(uint32_t hw, uint64_t addr, enum pft_isa isa, unsigned o
 		if ((o->flags & PFT_INSN_F_TARGET))
 			o->target_isa = (uint8_t)isa;
 		return;
-	case 0x18: /* STM */
-		if (isa == PFT_ISA_THUMBEE) {
-			t16_thumbee(hw, o);
-			return;
-		}
-		if ((hw & 0xFF) == 0)
-			pft_isa_unpred(o);
-		return;
-	case 0x19: /* LDM */
+	case 0x18: case 0x19: /* STM, LDM */
 		if (isa == PFT_ISA_THUMBEE) {
 			t16_thumbee(hw, o);
 			return;
