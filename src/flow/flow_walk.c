@@ -19,6 +19,22 @@ void pft_flow_walk_start(struct pft_flow_decoder *d, enum walk_mode mode, int ta
 	d->walk.wpu = d->cur.address;
 }
 
+/* An INCONSISTENT event for REASON: the trace's address ADDR (in the
+ * instruction set it gives) against what the program image says comes
+ * next (NEXT in NEXT_ISA). */
+static void inconsistent(struct pft_flow_decoder *d, unsigned reason, uint64_t addr,
+			 uint64_t next, unsigned next_isa)
+{
+	struct pft_flow_item *ev = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
+
+	ev->reason = (uint8_t)reason;
+	ev->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
+	ev->addr = addr;
+	ev->isa = d->cur.isa;
+	ev->next = next;
+	ev->next_isa = (uint8_t)next_isa;
+}
+
 /* The atom a walk consumes, on an event.  The waypoint it traced lies where
  * the decoder cannot see, so a timestamp after it has no known address. */
 static void atom_info(struct pft_flow_decoder *d, struct pft_flow_item *it)
@@ -120,17 +136,9 @@ static void waypoint(struct pft_flow_decoder *d, const struct pft_block *b)
 		if (rstack && (wflags & PFT_INSN_F_LINK))
 			pft_rstack_push(&d->rs, ret, b->isa, d->cs.ns);
 		if ((wflags & PFT_INSN_F_TARGET) && wclass == PFT_WP_DIRECT &&
-		    (b->target != d->cur.address || b->target_isa != d->cur.isa)) {
-			struct pft_flow_item *ev =
-				pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
-
-			ev->reason = PFT_INCONS_BRANCH_TARGET;
-			ev->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
-			ev->addr = d->cur.address;
-			ev->isa = d->cur.isa;
-			ev->next = b->target;
-			ev->next_isa = b->target_isa;
-		}
+		    (b->target != d->cur.address || b->target_isa != d->cur.isa))
+			inconsistent(d, PFT_INCONS_BRANCH_TARGET, d->cur.address, b->target,
+				     b->target_isa);
 		return;
 	}
 	/* analyze_atomheader() */
@@ -209,18 +217,10 @@ static void wpu_block(struct pft_flow_decoder *d, const struct pft_block *b)
 		if (i + 1 == (unsigned)b->n && b->end == PFT_BLK_WAYPOINT) {
 			/* A waypoint before the WPU address: the PTM would have traced
 			 * it.  Stop in front of it; its own atom may still come. */
-			struct pft_flow_item *ev;
-
 			if (i > 0)
 				range(d, b, i, PFT_RANGE_STOPPED);
 			d->cs.addr = in->addr;
-			ev = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
-			ev->reason = PFT_INCONS_WPU_WAYPOINT;
-			ev->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
-			ev->addr = wpu;
-			ev->isa = d->cur.isa;
-			ev->next = in->addr;
-			ev->next_isa = b->isa;
+			inconsistent(d, PFT_INCONS_WPU_WAYPOINT, wpu, in->addr, b->isa);
 			finish(d);
 			return;
 		}
@@ -245,23 +245,10 @@ void pft_flow_walk_step(struct pft_flow_decoder *d)
 	}
 	if (d->walk.mode == WALK_WPU && d->walk.bytes == 0) {
 		/* first step of a WPU: sanity of address and instruction set */
-		if ((d->cur.isa == PFT_ISA_ARM) != (d->cs.isa == PFT_ISA_ARM)) {
-			it = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
-			it->reason = PFT_INCONS_WPU_ISA;
-			it->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
-			it->addr = d->cur.address;
-			it->isa = d->cur.isa;
-			it->next = d->cs.addr;
-			it->next_isa = d->cs.isa;
-		}
+		if ((d->cur.isa == PFT_ISA_ARM) != (d->cs.isa == PFT_ISA_ARM))
+			inconsistent(d, PFT_INCONS_WPU_ISA, d->cur.address, d->cs.addr, d->cs.isa);
 		if (d->walk.wpu < d->cs.addr) {
-			it = pft_flow_emit(d, PFT_FLOW_EVENT, PFT_EV_INCONSISTENT);
-			it->reason = PFT_INCONS_WPU_BEHIND;
-			it->flags |= PFT_FLOW_F_ADDR | PFT_FLOW_F_NEXT;
-			it->addr = d->walk.wpu;
-			it->isa = d->cur.isa;
-			it->next = d->cs.addr;
-			it->next_isa = d->cs.isa;
+			inconsistent(d, PFT_INCONS_WPU_BEHIND, d->walk.wpu, d->cs.addr, d->cs.isa);
 			finish(d);
 			return;
 		}
