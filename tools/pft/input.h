@@ -190,7 +190,9 @@ struct input {
 	   out views of the mapping in place (no copy), and meta is the source
 	   as opened (snapshot, names, registers, probe).  The pages behind the
 	   reader are given back (input_drop), so the resident size stays
-	   bounded whatever the file's size. */
+	   bounded whatever the file's size.  The file's size is taken at
+	   open: a file that grows is read to that size; one truncated while
+	   it is read ends the process with SIGBUS, as any mapping does. */
 	struct pft_source *meta;
 	const uint8_t *map;
 	size_t map_len;
