@@ -85,6 +85,17 @@ uint8_t *check_read_file(const char *path, size_t *len)
 	return buf;
 }
 
+void check_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	int ok = f && fputs(text, f) >= 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	if (!ok)
+		check_fail(__FILE__, __LINE__, "cannot write %s", path);
+}
+
 uint64_t check_seed(uint64_t dflt)
 {
 	const char *s = getenv("PFT_SEED");

@@ -295,12 +295,7 @@ static void test_images(const char *e1, const char *e2)
 	CHECK_EQ(pft_dbg_mapping(d, 0x1003c + 0x1000), PFT_DBG_MAP_ARM);
 	CHECK(!pft_dbg_has_lines(d));
 	pft_dbg_free(d);
-	{
-		FILE *mf = fopen(map, "w");
-
-		fputs("c0008001 T stext\nnot a line at all\n", mf);
-		fclose(mf);
-	}
+	check_write_file(map, "c0008001 T stext\nnot a line at all\n");
 	d = pft_dbg_alloc();
 	CHECK_EQ(pft_dbg_add_symbol_map(d, map, 0, msg, sizeof(msg)), -PFT_E_FORMAT);
 	CHECK(strstr(msg, ":2:") != NULL);
@@ -318,13 +313,8 @@ static void test_images(const char *e1, const char *e2)
 	CHECK_EQ(pft_dbg_line(d, 0x1003c, &l1, sizeof(l1)), -PFT_E_NOTFOUND);
 	CHECK(!pft_dbg_has_lines(d));
 	pft_dbg_free(d);
-	{
-		FILE *mf = fopen(map, "w");
-
-		fputs("# a comment\n\nc0008001 T stext\nc0008100 00000010 t helper\n"
-		      "         U undefined\nc0009000 d $d\nc0009000 D data\n", mf);
-		fclose(mf);
-	}
+	check_write_file(map, "# a comment\n\nc0008001 T stext\nc0008100 00000010 t helper\n"
+			      "         U undefined\nc0009000 d $d\nc0009000 D data\n");
 	d = pft_dbg_alloc();
 	CHECK_EQ(pft_dbg_add_symbol_map(d, map, 0, msg, sizeof(msg)), 0);
 	CHECK_EQ(pft_dbg_symbol_count(d), 3);

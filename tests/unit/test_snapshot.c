@@ -156,14 +156,9 @@ static char tmp[64];
 static void put(const char *name, const char *text)
 {
 	char p[256];
-	FILE *f;
 
 	snprintf(p, sizeof p, "%s/%s", tmp, name);
-	f = fopen(p, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	check_write_file(p, text);
 }
 
 static int open_msg(char *msg, size_t cap)
