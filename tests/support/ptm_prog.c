@@ -241,24 +241,16 @@ static void prog_gen(struct prog *g, struct prog_region *r, uint64_t pc)
 			in.opcode = 0xF3DE8F00u | (subs ? 4 : 0);
 		} else
 			goto nop16;
-	} else if (w < 95) {
-		in.kind = PK_ISB;
-		in.wp_class = PFT_WP_ISB;
+	} else if (w < 97) { /* ISB SY or DMB SY: the option field tells them apart */
+		int isb = w < 95;
+		uint32_t option = isb ? 0x6Fu : 0x5Fu;
+		in.kind = isb ? PK_ISB : PK_DMB;
+		in.wp_class = isb ? PFT_WP_ISB : PFT_WP_BARRIER;
 		in.cond = 0;
 		if (arm)
-			in.opcode = 0xF57FF06Fu;
+			in.opcode = 0xF57FF000u | option;
 		else if (can32)
-			in.size = 4, in.opcode = 0xF3BF8F6Fu;
-		else
-			goto nop16;
-	} else if (w < 97) {
-		in.kind = PK_DMB;
-		in.wp_class = PFT_WP_BARRIER;
-		in.cond = 0;
-		if (arm)
-			in.opcode = 0xF57FF05Fu;
-		else if (can32)
-			in.size = 4, in.opcode = 0xF3BF8F5Fu;
+			in.size = 4, in.opcode = 0xF3BF8F00u | option;
 		else
 			goto nop16;
 	} else {
