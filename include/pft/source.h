@@ -84,6 +84,8 @@ struct pft_source_params {
 	                            alignment recovery (pft_frame_decoder_set_realign) */
 	int allow_outside;       /* 1: follow paths in a snapshot's ini files that
 	                            leave its folder (PFT_SNAPSHOT_ALLOW_OUTSIDE) */
+	struct pft_source_group *group; /* NULL, or a group this source joins
+	                            (below: one reader for several trace IDs) */
 };
 
 /* Defaults: format AUTO, trace_id -1, no source name, no offset map. */
@@ -158,6 +160,72 @@ PFT_API const struct pft_snapshot *pft_source_snapshot(const struct pft_source *
 PFT_API uint64_t pft_source_capture_offset(const struct pft_source *src, uint64_t off);
 /* Stream bytes below off will not be asked for again (their map is freed). */
 PFT_API void pft_source_release(struct pft_source *src, uint64_t off);
+
+/* ---- several trace IDs of one capture, read once --------------------------
+ * Sources opened with params.group set share one reader and one
+ * deformatter of their capture, instead of each reading and de-formatting
+ * the whole capture for its own ID (and scanning it first).  The first
+ * framed source to join binds the group to its capture file (or buffer),
+ * layout and alignment recovery; a source of another capture, of a raw
+ * capture, or read from a descriptor or a pipe reads alone, as without a
+ * group.  Join every member before reading any; then read them in any
+ * order, as without a group: each gets exactly the chunks (same bytes, same
+ * cuts, same gap flags, same capture offsets) it would get alone.
+ *
+ *     pft_source_group_alloc(&g, 0, 0);
+ *     p.group = g;
+ *     p.trace_id = 0x13; pft_source_open(&a, "cap.bin", &p, msg, sizeof msg);
+ *     p.trace_id = 0x14; pft_source_open(&b, "cap.bin", &p, msg, sizeof msg);
+ *     ... pft_source_next(a, ...), pft_source_next(b, ...) as the merge wants ...
+ *     pft_source_close(a); pft_source_close(b); pft_source_group_free(g);
+ *
+ * A member that needs a chunk reads and de-formats the next capture chunk
+ * (PFT_SOURCE_CHUNK) and queues every member's bytes; a member whose
+ * queue then holds more than max_lag bytes (it is read far behind the
+ * others) leaves the group: its queue is freed, and its next chunks come
+ * from a reader of its own, which de-formats the capture again from its
+ * start and skips the chunks the member already took.  Memory is so
+ * bounded by max_lag + 2 chunks per member whatever the capture and the
+ * order of reading; the price of a member read far behind is a second
+ * pass, as without a group.
+ *
+ * Without PFT_SOURCE_GROUP_SCAN, a member's stream_len is
+ * PFT_SOURCE_LEN_UNKNOWN until its end, and an ID without data is reported
+ * by pft_source_finish (as for a pipe).  With it, the first member scans
+ * the capture once (de-formatting only) for every member: stream_len and
+ * absent IDs are known at open, as without a group, at the cost of that
+ * second pass. */
+struct pft_source_group;
+
+#define PFT_SOURCE_GROUP_SCAN 0x1u
+#define PFT_SOURCE_GROUP_LAG (16u << 20) /* max_lag 0: this default */
+
+/* max_lag: queued bytes per member before it reads alone (0: the default;
+ * at least 2 * PFT_SOURCE_CHUNK).  0, -PFT_E_INVAL or -PFT_E_NOMEM. */
+PFT_API int pft_source_group_alloc(struct pft_source_group **out, uint64_t max_lag,
+                                   unsigned flags);
+/* The group lives until this call and the close of its last member. */
+PFT_API void pft_source_group_free(struct pft_source_group *g);
+
+struct pft_source_group_stats {
+	size_t size;            /* sizeof(struct pft_source_group_stats) */
+	unsigned members;       /* sources that joined */
+	unsigned detached;      /* members that fell max_lag behind and read alone */
+	uint64_t capture_bytes; /* capture bytes the group's reader read */
+	uint64_t queued;        /* bytes queued now (each chunk once) */
+	uint64_t peak_queued;   /* the most queued at once */
+};
+PFT_API int pft_source_group_get_stats(const struct pft_source_group *g,
+                                       struct pft_source_group_stats *out, size_t size);
+
+/* 1 when the next pft_source_next of src returns without reading the
+ * capture (a chunk is queued for it, or it is at its end, or it reads
+ * alone), 0 when it would read and de-format more of the group's capture. */
+PFT_API int pft_source_ready(const struct pft_source *src);
+/* Capture offset up to which the group has de-formatted its capture:
+ * bytes of src's ID not yet queued lie at or after it.  For a source
+ * outside a group: UINT64_MAX. */
+PFT_API uint64_t pft_source_group_position(const struct pft_source *src);
 
 /* "0x10 (123 bytes), 0x13 (456 bytes)" or "no trace data at all". */
 PFT_API void pft_source_describe_ids(const struct pft_frame_stats *st, char *buf, size_t cap);

@@ -51,6 +51,7 @@ static struct pft_source *alloc_source(const struct pft_source_params *p)
 	s->lock_id = -1;
 	s->track = p->capture_offsets;
 	s->no_realign = p->no_realign;
+	s->group_req = p->group;
 	return s;
 }
 
@@ -150,6 +151,7 @@ void pft_source_close(struct pft_source *s)
 {
 	if (!s)
 		return;
+	source_group_leave(s);
 	source_stream_free(s);
 	source_capture_close(s);
 	pft_snapshot_close(s->snap);
@@ -183,7 +185,7 @@ static int next_chunk(struct pft_source *s, struct pft_source_chunk *out)
 	while (!s->have) {
 		if (s->done)
 			return -PFT_E_EOS;
-		if ((r = source_stream_fill(s)))
+		if ((r = s->group ? source_group_fill(s) : source_stream_fill(s)))
 			return r;
 	}
 	out->data = s->out;

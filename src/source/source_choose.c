@@ -61,6 +61,15 @@ static int start(struct pft_source *s, int id, int scanned, char *msg, size_t ca
 		if (s->size > 0)
 			s->stream_len = (uint64_t)s->size;
 	} else {
+		if (id >= 0 && s->group_req && !scanned) { /* one reader for several IDs */
+			s->lock_id = id;
+			r = source_group_join(s, msg, cap);
+			if (r == 2)
+				return absent_id(s, id, msg, cap);
+			if (r)
+				return r < 0 ? r : 0;
+			s->lock_id = -1; /* it reads alone */
+		}
 		if (s->size > 0 && !scanned) {
 			if ((r = source_stream_scan(s)))
 				goto read_error;

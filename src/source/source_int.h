@@ -3,6 +3,7 @@
  * each calling only those below it:
  *   source.c          entry points: open (path, fd, memory), next, finish, info
  *   source_choose.c   which snapshot source, which trace ID, the first chunk
+ *   source_group.c    the chunks of several sources de-formatted by one reader
  *   source_stream.c   the chosen ID's bytes in chunks, the capture offset map
  *   source_capture.c  capture bytes in chunks: reads, or a buffer in place */
 #ifndef PFT_SOURCE_INT_H
@@ -15,6 +16,8 @@ struct source_segment { /* stream bytes [stream, next.stream) sit at capture, ca
 	uint64_t stream;
 	uint64_t capture;
 };
+
+struct source_gchunk; /* a de-formatted chunk shared by a group's members (source_group.c) */
 
 struct pft_source {
 	/* the capture (source_capture.c) */
@@ -60,6 +63,17 @@ struct pft_source {
 	int probe_id;              /* the PFT trace ID it chose (frames), or -1 */
 	char name[1200];
 	char path[1024];
+
+	/* a member of a group (source_group.c): its chunks come from the
+	   group's reader until it falls too far behind (detached), then from
+	   its own reader, which skips the chunks already taken */
+	struct pft_source_group *group_req; /* params.group */
+	struct pft_source_group *group;     /* joined, or NULL: reads alone */
+	struct source_gchunk *gcur;         /* the chunk handed out */
+	struct source_gchunk *gnext;        /* the next to take, NULL: the next queued */
+	uint64_t glag;                      /* bytes queued for it */
+	uint64_t gtaken;                    /* chunks taken from the group */
+	int gdetached;
 };
 
 /* source_capture.c */
@@ -85,7 +99,20 @@ int source_probe(struct pft_source *s, const struct pft_source_params *p);
 int source_stream_start(struct pft_source *s);
 int source_stream_fill(struct pft_source *s);
 int source_stream_scan(struct pft_source *s);
+int source_stream_fill_frames(struct pft_source *s);
+void source_stream_trim(struct pft_source *s);
+int source_stream_add_seg(struct pft_source *s, uint64_t stream, uint64_t capture);
+void source_stream_note_error(struct pft_source *s, const struct pft_frame_item *it);
 void source_stream_free(struct pft_source *s);
+
+/* source_group.c: s (chosen, lock_id set, capture open, nothing read)
+ * joins its group: 1 joined, 0 reads alone (another capture, a pipe, raw),
+ * 2 its ID has no data (the group's scan, in s->frame_stats), or an error
+ * with msg; the next chunk of a member into s->out (s->have), as
+ * source_stream_fill; leaving (close). */
+int source_group_join(struct pft_source *s, char *msg, size_t cap);
+int source_group_fill(struct pft_source *s);
+void source_group_leave(struct pft_source *s);
 
 /* msg helper: snprintf into msg when msg is not NULL; returns err. */
 int source_msg(int err, char *msg, size_t cap, const char *fmt, ...)

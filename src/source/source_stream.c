@@ -8,7 +8,7 @@
 
 #include "source_int.h"
 
-static void note_frame_error(struct pft_source *s, const struct pft_frame_item *it)
+void source_stream_note_error(struct pft_source *s, const struct pft_frame_item *it)
 {
 	if (!s->frame_errors++)
 		snprintf(s->frame_error, sizeof s->frame_error, "%s at capture offset %llu (%u bytes)",
@@ -32,7 +32,7 @@ int source_stream_scan(struct pft_source *s)
 	for (;;) {
 		while ((r = pft_frame_decoder_next(d, &it, sizeof it)) == 0)
 			if (it.type != PFT_FRAME_ITEM_DATA)
-				note_frame_error(s, &it);
+				source_stream_note_error(s, &it);
 		if (r != -PFT_E_AGAIN)
 			break;
 		r = source_capture_read(s);
@@ -65,7 +65,7 @@ int source_stream_start(struct pft_source *s)
 	return s->fdec && s->obuf ? 0 : -PFT_E_NOMEM;
 }
 
-static int add_seg(struct pft_source *s, uint64_t stream, uint64_t capture)
+int source_stream_add_seg(struct pft_source *s, uint64_t stream, uint64_t capture)
 {
 	if (s->nseg > s->seg0) {
 		const struct source_segment *l = &s->seg[s->nseg - 1];
@@ -97,7 +97,7 @@ static int add_seg(struct pft_source *s, uint64_t stream, uint64_t capture)
 }
 
 /* Forget the segments that only cover stream bytes below s->release. */
-static void trim_segs(struct pft_source *s)
+void source_stream_trim(struct pft_source *s)
 {
 	if (!s->track) {
 		s->seg0 = s->nseg = 0;
@@ -142,7 +142,7 @@ static int take_item(struct pft_source *s, const struct pft_frame_item *it)
 		return 0;
 	if (s->track)
 		for (i = 0; i < it->len; i++)
-			if ((r = add_seg(s, it->stream_offset + i, pft_frame_item_byte_offset(it, i))))
+			if ((r = source_stream_add_seg(s, it->stream_offset + i, pft_frame_item_byte_offset(it, i))))
 				return r;
 	memcpy(s->obuf + s->olen, it->data, it->len);
 	s->olen += it->len;
@@ -150,8 +150,9 @@ static int take_item(struct pft_source *s, const struct pft_frame_item *it)
 }
 
 /* The next de-formatted chunk of the chosen ID into obuf (olen 0 and done
- * at the end). */
-static int fill_frames(struct pft_source *s)
+ * at the end).  A group (source_group.c) cuts its members' chunks at the
+ * same places: keep the two in step. */
+int source_stream_fill_frames(struct pft_source *s)
 {
 	struct pft_frame_item it;
 	int r;
@@ -181,14 +182,14 @@ static int fill_frames(struct pft_source *s)
 		if (it.type == PFT_FRAME_ITEM_ERROR && it.reason != PFT_FERR_TRUNCATED) {
 			/* bytes of the chosen ID may be lost here: the chunk
 			 * ends, and the next one says it starts after a gap */
-			note_frame_error(s, &it);
+			source_stream_note_error(s, &it);
 			if (s->olen) {
 				s->gap = 1;
 				return 0;
 			}
 			s->out_gap = 1;
 		} else if (it.type != PFT_FRAME_ITEM_DATA) {
-			note_frame_error(s, &it);
+			source_stream_note_error(s, &it);
 		} else if ((r = take_item(s, &it))) {
 			return r;
 		}
@@ -203,7 +204,7 @@ int source_stream_fill(struct pft_source *s)
 	s->have = 0;
 	if (s->done)
 		return 0;
-	trim_segs(s);
+	source_stream_trim(s);
 	s->out_gap = s->gap;
 	s->gap = 0;
 	if (s->format == PFT_FRAME_RAW) {
@@ -216,7 +217,7 @@ int source_stream_fill(struct pft_source *s)
 		if (s->eof)
 			s->done = 1;
 	} else {
-		if ((r = fill_frames(s))) {
+		if ((r = source_stream_fill_frames(s))) {
 			s->err = r;
 			return r;
 		}

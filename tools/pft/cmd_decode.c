@@ -519,7 +519,7 @@ int cmd_decode(int argc, char **argv)
 		a.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
 	}
 	a.io.allow_etm3 = 1;
-	if (a.all || (a.io.id < 0 && !a.io.source && sources_all_count(a.inpath, &a.io, 1) > 1))
+	if (a.all || sources_all_default(a.inpath, &a.io, 1))
 		return decode_all(&a);
 	rc = input_open(&in, a.inpath, &a.io, 0, "decode");
 	if (rc)

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "input.h"
 #include "dump_all.h"
+#include "sources_all.h"
 #include "dump_etm3.h"
 #include "par_run.h"
 #include "input_probe.h"
@@ -42,7 +43,10 @@ static void help(FILE *f)
 		"  --stats              only a summary: packets and bytes per type, bytes\n"
 		"                       accounted for, frame statistics\n"
 		"  --id all             every PFT source at once, merged in capture order, the\n"
-		"                       trace ID on every line; other sources named and skipped\n"
+		"                       trace ID on every line; other sources named once with\n"
+		"                       their byte counts and skipped.  The default without\n"
+		"                       --id or --source when the input holds several PFT\n"
+		"                       sources (as pft decode).  Not from stdin.\n"
 		"  --jobs N             decode on N threads (default: the machine's cores); the\n"
 		"                       output is byte for byte that of one thread\n"
 		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB\n"
@@ -632,7 +636,7 @@ static int dump_every(const struct dump_args *a)
 	unsigned i, n;
 	int k, rc, r;
 
-	rc = dump_all_open(&m, a->inpath, &a->io, "dump");
+	rc = dump_all_open(&m, a->inpath, &a->io, !a->want_stats && !a->json, "dump");
 	if (rc)
 		return rc;
 	out = cli_output_is_input("dump", a->outpath, &a->inpath, 1) ? NULL :
@@ -688,7 +692,7 @@ int cmd_dump(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (a.all)
+	if (a.all || sources_all_default(a.inpath, &a.io, 0))
 		return dump_every(&a);
 	d.json = a.json;
 	d.jobs = a.jobs;

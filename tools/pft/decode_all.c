@@ -48,6 +48,7 @@ struct dsrc {
 struct decode_all {
 	const struct decode_all_params *p;
 	struct sources_all sa;
+	struct pft_source_group *g;      /* one reader of the capture for every source */
 	struct dsrc s[SOURCES_ALL_MAX];
 	unsigned n;
 	int by_time, sticky;
@@ -376,6 +377,8 @@ int decode_all_run(const struct decode_all_params *p)
 	io = *p->io;
 	io.allow_etm3 = 1;
 	rc = sources_all_find(&a->sa, p->path, &io, 1, "decode");
+	if (!rc)
+		rc = sources_all_group(&a->sa, &a->g, 0, "decode");
 	for (i = 0; !rc && i < a->sa.n; i++) {
 		a->n++;
 		rc = open_source(a, &a->s[i], i);
@@ -409,6 +412,7 @@ int decode_all_run(const struct decode_all_params *p)
 	}
 	if (a->f && a->f != stdout)
 		fclose(a->f);
+	pft_source_group_free(a->g);
 	free(a);
 	return rc;
 }

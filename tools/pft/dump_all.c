@@ -23,6 +23,7 @@ struct src {
 
 struct dump_all {
 	const char *cmd;
+	struct pft_source_group *g; /* one reader of the capture for every source */
 	unsigned n;
 	struct src s[DUMP_ALL_MAX];
 	struct sources_all sa;
@@ -47,7 +48,7 @@ static int add(struct dump_all *a, const char *path, const struct input_opts *o)
 }
 
 int dump_all_open(struct dump_all **out, const char *path, const struct input_opts *o,
-		  const char *cmd)
+		  int need_len, const char *cmd)
 {
 	struct dump_all *a;
 	unsigned i;
@@ -61,6 +62,8 @@ int dump_all_open(struct dump_all **out, const char *path, const struct input_op
 	}
 	a->cmd = cmd;
 	r = sources_all_find(&a->sa, path, o, 0, cmd);
+	if (!r)
+		r = sources_all_group(&a->sa, &a->g, need_len, cmd);
 	for (i = 0; !r && i < a->sa.n; i++)
 		r = add(a, path, &a->sa.opts[i]);
 	if (r) {
@@ -182,5 +185,6 @@ void dump_all_close(struct dump_all *a)
 		pft_pkt_decoder_free(a->s[i].dec);
 		input_close(&a->s[i].in);
 	}
+	pft_source_group_free(a->g);
 	free(a);
 }

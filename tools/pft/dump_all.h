@@ -26,8 +26,10 @@
 
 struct dump_all;
 
+/* need_len: the stream length of every source known at open (the text
+ * header): the capture is scanned once more (PFT_SOURCE_GROUP_SCAN). */
 int dump_all_open(struct dump_all **out, const char *path, const struct input_opts *o,
-		  const char *cmd);
+		  int need_len, const char *cmd);
 /* 1: *src, *p and *cap (capture offset of the packet's first byte) set;
  * 0: every source at its end; -exit code after a read error. */
 int dump_all_next(struct dump_all *a, unsigned *src, struct pft_packet *p, uint64_t *cap);

@@ -163,6 +163,7 @@ int input_open(struct input *in, const char *path, const struct input_opts *give
 	p.no_realign = given->no_realign;
 	in->isync_resync = given->isync_resync;
 	p.allow_outside = o->allow_outside;
+	p.group = o->group;
 	r = pft_source_open(&in->src, path, &p, msg, sizeof msg);
 	if (r) {
 		cli_error(cmd, "%s", msg);

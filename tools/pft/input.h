@@ -128,6 +128,7 @@ struct input_opts {
 	int no_realign;         /* --no-realign */
 	int isync_resync;       /* enum pft_isync_resync (--isync-resync) */
 	int allow_outside;      /* --allow-outside */
+	struct pft_source_group *group; /* NULL, or the group the source joins (--id all) */
 };
 
 void input_opts_init(struct input_opts *o);

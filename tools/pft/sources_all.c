@@ -257,6 +257,25 @@ int sources_all_count(const char *path, const struct input_opts *o, int etm3)
 	return n;
 }
 
+int sources_all_group(struct sources_all *sa, struct pft_source_group **g, int scan,
+		      const char *cmd)
+{
+	unsigned i;
+
+	if (pft_source_group_alloc(g, 0, scan ? PFT_SOURCE_GROUP_SCAN : 0) < 0) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	for (i = 0; i < sa->n; i++)
+		sa->opts[i].group = *g;
+	return PFT_EXIT_OK;
+}
+
+int sources_all_default(const char *path, const struct input_opts *o, int etm3)
+{
+	return o->id < 0 && !o->source && sources_all_count(path, o, etm3) > 1;
+}
+
 const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
 {
 	size_t n = 0;

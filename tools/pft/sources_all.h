@@ -47,6 +47,17 @@ int sources_all_find(struct sources_all *sa, const char *path, const struct inpu
  * looked at: standard input, a missing file; 1 for a raw stream or when
  * --etmtraceidr names the source). */
 int sources_all_count(const char *path, const struct input_opts *o, int etm3);
+/* One reader and deformatter of the capture for every source
+ * (pft_source_group, pft/source.h): *g allocated and set in every sa->opts
+ * (scan: PFT_SOURCE_GROUP_SCAN, the stream lengths known at open).  Free it
+ * after the inputs are closed.  PFT_EXIT_OK, or PFT_EXIT_USAGE after a
+ * message. */
+int sources_all_group(struct sources_all *sa, struct pft_source_group **g, int scan,
+		      const char *cmd);
+/* The default of a command given neither --id nor --source: 1 when the
+ * input has several sources (sources_all_count > 1: read them all, as
+ * --id all), else 0.  The one rule of pft decode and pft dump. */
+int sources_all_default(const char *path, const struct input_opts *o, int etm3);
 /* "0x10 (ETM3.5, 10873 bytes), ..." the sources skipped, "" if none; the
  * byte counts from in's frame statistics (an input of the same capture,
  * read to its end), or left out when in is NULL or the capture is raw. */
