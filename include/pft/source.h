@@ -198,7 +198,7 @@ PFT_API void pft_source_release(struct pft_source *src, uint64_t off);
 struct pft_source_group;
 
 #define PFT_SOURCE_GROUP_SCAN 0x1u
-#define PFT_SOURCE_GROUP_LAG (16u << 20) /* max_lag 0: this default */
+#define PFT_SOURCE_GROUP_LAG (4u << 20)  /* max_lag 0: this default */
 
 /* max_lag: queued bytes per member before it reads alone (0: the default;
  * at least 2 * PFT_SOURCE_CHUNK).  0, -PFT_E_INVAL or -PFT_E_NOMEM. */

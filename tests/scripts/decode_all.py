@@ -11,7 +11,10 @@ tc2: TC2's snapshot (0x10-0x12 ETMv3.5, 0x13 PFT, all with timestamps).
     DS-5's rows (data/TC2/ds5-dumps/etmv3_0xNN.txt), an oracle apart from
     pft;
   - the sources skipped (PTM_1 without data, the ITM) are named once on
-    stderr.
+    stderr;
+  - TC2's capture 300 times over, through one source group whose members
+    fall behind by more than its lag bound: per source the --stats of
+    --id ID alone.
 
 order: recordings of three programs (pft record --timestamps, each with its
   own cycle model, trace ID and IRQs), framed together by libpft's frame
@@ -107,6 +110,23 @@ def tc2():
         rc2, out2, err2 = run("decode", snap, *args)
         if out2 != out:
             fail("without --id: not the output of --id all (%s)" % " ".join(args))
+    # TC2's capture 300 times over (9.4 MiB, each copy starting the
+    # timestamps again): read once through a source group, the sources
+    # ordered by time fall behind each other by more than the group's lag
+    # bound and read the capture alone; per source the totals of --id alone
+    with tempfile.TemporaryDirectory() as t:
+        big = os.path.join(t, "TC2")
+        os.mkdir(big)
+        for f in os.listdir(snap):
+            if os.path.isfile(os.path.join(snap, f)):
+                data = open(os.path.join(snap, f), "rb").read()
+                open(os.path.join(big, f), "wb").write(data * 300 if f == "cstrace.bin" else data)
+        rc, out, err = run("decode", big, "--id", "all", "--stats")
+        per = split_text(out)
+        if rc != 0 or per is None or sorted(per) != ids:
+            fail("repeated TC2 --id all --stats: exit %d: %s" % (rc, err))
+        else:
+            same_per_source(per, big, ids, ["--stats"], "repeated TC2 --stats")
     rc, out, err = run("decode", snap, "--id", "all", "--json")
     per, order = split_json(out)
     if per is None:

@@ -11,9 +11,14 @@ two PTM sources and one ETMv3 source.  Checks:
   - the lines of each ID, without trace_id, equal `pft dump SNAP --source X
     --json` (one source at a time);
   - the text listing has the ID on every packet line and the same lines;
+  - without --id, a snapshot with several PFT sources gives the output of
+    --id all (text, JSON, --stats), and one with a single PFT source the
+    output of that source alone;
   - the ETMv3 source is named once on stderr with its byte count;
   - a bare capture file (clean streams, probed) gives per ID the lines of
-    --id ID with the registers given.
+    --id ID with the registers given;
+  - a capture of several MiB (the streams 300 times over), read once for
+    both sources: per ID the lines of --id ID alone.
 usage: dump_all.py PFT LIBPFT_SO DATA_DIR"""
 import json
 import os
@@ -89,6 +94,27 @@ with tempfile.TemporaryDirectory() as t:
     body = [x for x in text.splitlines() if not x.startswith("#")]
     if len(body) != len(lines) or not all(x.startswith(("0x13 PTM_0 ", "0x24 PTM_1 ")) for x in body):
         fail("text listing: %d lines, or a line without its ID" % len(body))
+    # the default with several PFT sources: --id all (text, JSON, --stats)
+    for args in ([], ["--json"], ["--stats"]):
+        rc0, out0, err0 = run("dump", snap, *args)
+        rc1, out1, err1 = run("dump", snap, "--id", "all", *args)
+        if (rc0, out0, err0) != (rc1, out1, err1) or not out0:
+            fail("without --id %s: not the output of --id all" % " ".join(args))
+    # one PFT source (PTM_1 left out): the default reads it alone, as before
+    one = os.path.join(t, "one")
+    os.mkdir(one)
+    for f in os.listdir(snap):
+        if not f.endswith(".ini"):
+            open(os.path.join(one, f), "wb").write(open(os.path.join(snap, f), "rb").read())
+            continue
+        data = open(os.path.join(snap, f)).read()
+        if f != "PTM_1.ini":
+            open(os.path.join(one, f), "w").write(
+                data.replace("device1=PTM_1.ini\n", "").replace("PTM_1=ETB_0\n", ""))
+    rc0, out0, err0 = run("dump", one, "--json")
+    rc1, out1, err1 = run("dump", one, "--source", "PTM_0", "--json")
+    if out0 != out1 or not out0 or "trace_id" in out0.splitlines()[0]:
+        fail("one PFT source: the default is not that source alone (%s)" % err0.strip())
     # the bare capture: IDs and registers from the probe
     bare = os.path.join(t, "bare.bin")
     open(bare, "wb").write(cap2)
@@ -104,6 +130,23 @@ with tempfile.TemporaryDirectory() as t:
                               "--cycle-accurate", "--timestamps", "--json")
         if [json.loads(x) for x in out1.splitlines()] != per2.get(tid):
             fail("bare capture: --id all lines of 0x%02x differ from --id 0x%02x" % (tid, tid))
+    # a capture of several chunks, read once for both sources (a source
+    # group): each source's lines those of --id alone
+    big = os.path.join(t, "big.bin")
+    a_clean = a[a.index(b"\0\0\0\0\0\x80"):]
+    open(big, "wb").write(interleave({0x13: a * 300, 0x24: a_clean * 300}))
+    rc, outb, errb = run("dump", big, "--id", "all", "--json")
+    perb = {}
+    for x in outb.splitlines():
+        tid = int(x[len('{"trace_id":'):x.index(",")])
+        perb.setdefault(tid, []).append("{" + x[x.index(",") + 1:])
+    for tid in (0x13, 0x24):
+        rc1, out1, err1 = run("dump", big, "--id", "0x%02x" % tid, "--format", "frames",
+                              "--cycle-accurate", "--timestamps", "--json")
+        if out1.splitlines() != perb.get(tid) or len(out1) < 1000000:
+            fail("%d-byte capture: --id all lines of 0x%02x differ from --id 0x%02x alone "
+                 "(%d vs %d)" % (os.path.getsize(big), tid, tid, len(perb.get(tid, [])),
+                                 len(out1.splitlines())))
     print("dump --id all: %d packets of 2 PFT sources (%d errors in the corrupt one), "
           "%d capture bytes" % (len(lines), n_err, len(cap)))
 sys.exit(1 if failures() else 0)
