@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "probe_out.h"
@@ -64,7 +65,8 @@ static int count_ids(struct pft_frame_stats *st, const char *file)
 	size_t len;
 	int ok = 0;
 
-	if (dec && probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) >= 0 &&
+	if (dec && access(file, R_OK) == 0 && /* else input_open says what is wrong */
+	    probe_read_file(NULL, file, PROBE_BYTES, &buf, &len, &total) >= 0 &&
 	    pft_frame_decoder_feed(dec, buf, len) == 0 && pft_frame_decoder_end(dec) == 0) {
 		while (pft_frame_decoder_next(dec, &it, sizeof it) == 0)
 			;
@@ -182,6 +184,10 @@ static int find_capture(struct sources_all *sa, const char *path, const struct i
 				    o->vmid || o->return_stack || o->branch_broadcast ||
 				    o->contextid_bytes >= 0 || o->pft_minor >= 0;
 
+	if (!cmd && access(path, R_OK)) { /* quiet: input_open says what is wrong */
+		free(rep);
+		return PFT_EXIT_USAGE;
+	}
 	if (!rep || probe_read_file(cmd, path, PROBE_BYTES, &buf, &len, &total) < 0) {
 		free(rep);
 		return PFT_EXIT_USAGE;
