@@ -222,6 +222,12 @@ PFT_API int pft_source_group_get_stats(const struct pft_source_group *g,
  * capture (a chunk is queued for it, or it is at its end, or it reads
  * alone), 0 when it would read and de-format more of the group's capture. */
 PFT_API int pft_source_ready(const struct pft_source *src);
+/* Read and de-format the group's next capture chunk into its members'
+ * queues (what pft_source_next does for a member with nothing queued), so
+ * that a merge can read on without asking for any one member's bytes: 0,
+ * -PFT_E_EOS when the capture is all read (or no member joined), or the
+ * read error every member then gets. */
+PFT_API int pft_source_group_read(struct pft_source_group *g);
 /* Capture offset up to which the group has de-formatted its capture:
  * bytes of src's ID not yet queued lie at or after it.  For a source
  * outside a group: UINT64_MAX. */

@@ -567,6 +567,20 @@ void source_group_leave(struct pft_source *s)
 	unref_group(g);
 }
 
+int pft_source_group_read(struct pft_source_group *g)
+{
+	int r;
+
+	if (!g)
+		return -PFT_E_INVAL;
+	if (!g->bound || g->ended)
+		return -PFT_E_EOS;
+	if ((r = pump(g)))
+		return r;
+	check_lag(g, NULL);
+	return 0;
+}
+
 int pft_source_ready(const struct pft_source *s)
 {
 	if (!s)

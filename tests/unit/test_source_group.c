@@ -282,8 +282,12 @@ static void check_scan_and_errors(const char *path)
 	CHECK_EQ(pft_source_get_info(a, &info, sizeof info), 0);
 	CHECK_EQ(info.stream_len, PFT_SOURCE_LEN_UNKNOWN);
 	CHECK_EQ(pft_source_ready(a), 0);
+	CHECK_EQ(pft_source_group_read(g), 0); /* a chunk for everyone */
+	CHECK_EQ(pft_source_ready(a), 1);
+	CHECK(pft_source_group_position(a) > 0);
 	while (pft_source_next(a, &ch, sizeof ch) == 0)
 		;
+	CHECK_EQ(pft_source_group_read(g), -PFT_E_EOS);
 	CHECK_EQ(pft_source_finish(a, msg, sizeof msg), 0);
 	pft_source_get_info(a, &info, sizeof info);
 	CHECK(info.stream_len != PFT_SOURCE_LEN_UNKNOWN && info.stream_len > 0);

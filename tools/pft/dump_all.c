@@ -19,6 +19,7 @@ struct src {
 	const uint8_t *buf;      /* the chunk being decoded */
 	size_t len;
 	int pinned, have, ended, done, status;
+	int waiting;             /* no packet, and its next bytes are not de-formatted yet */
 };
 
 struct dump_all {
@@ -95,13 +96,16 @@ static void hold(struct src *s, const uint8_t *buf, size_t len)
 	input_release(&s->in, off > s->zstart ? off : s->zstart);
 }
 
-/* The next packet of s into s->p: 0, or -exit code after a read error. */
-static int fill(struct src *s)
+/* The next packet of s into s->p: 0, or -exit code after a read error.
+ * read 0: stop (s->waiting) rather than have the group de-format more of
+ * the capture for it. */
+static int fill(struct src *s, int read)
 {
 	const uint8_t *buf;
 	size_t len;
 	int r, k;
 
+	s->waiting = 0;
 	while (!s->have && !s->done) {
 		r = pft_pkt_decoder_next(s->dec, &s->p, sizeof s->p);
 		if (r == 0) {
@@ -112,6 +116,11 @@ static int fill(struct src *s)
 		} else if (r == -PFT_E_AGAIN && !s->ended) {
 			if (s->len) /* the chunk drained: what the decoder holds starts at get_offset */
 				hold(s, s->buf, s->len);
+			s->len = 0;
+			if (!read && !pft_source_ready(s->in.src)) {
+				s->waiting = 1;
+				return 0;
+			}
 			k = input_read(&s->in, &buf, &len);
 			if (k < 0) {
 				s->done = 1;
@@ -133,17 +142,51 @@ static int fill(struct src *s)
 	return 0;
 }
 
+/* Capture offset below which a waiting source (no packet, no chunk
+ * queued) has nothing more.  Its next packet starts at the first byte its
+ * decoder has not reported (every byte is in exactly one packet): when the
+ * decoder holds bytes, that one's capture offset, pinned by hold(); when
+ * it holds none, a byte the group has not de-formatted yet. */
+static uint64_t bound(const struct src *s)
+{
+	uint64_t off = pft_pkt_decoder_get_offset(s->dec);
+
+	if (off >= s->in.delivered)
+		return pft_source_group_position(s->in.src);
+	return s->pinned && s->pin_off == off ? s->pin_cap : 0;
+}
+
 int dump_all_next(struct dump_all *a, unsigned *src, struct pft_packet *p, uint64_t *cap)
 {
-	unsigned i, best = a->n;
-	int r;
+	unsigned i, best;
+	int r, again;
 
-	for (i = 0; i < a->n; i++) {
-		if ((r = fill(&a->s[i])) < 0)
-			return r;
-		if (a->s[i].have && (best == a->n || a->s[i].cap < a->s[best].cap))
-			best = i;
-	}
+	/* the packet with the lowest capture offset, lowest source on a tie;
+	   a source waiting for bytes is read only when they could come first,
+	   so that one source silent for long does not make the group queue
+	   everything the others wrote meanwhile */
+	do {
+		best = a->n;
+		for (i = 0; i < a->n; i++) {
+			if ((r = fill(&a->s[i], 0)) < 0)
+				return r;
+			if (a->s[i].have && (best == a->n || a->s[i].cap < a->s[best].cap))
+				best = i;
+		}
+		again = 0;
+		for (i = 0; i < a->n && !again; i++) {
+			struct src *s = &a->s[i];
+
+			if (!s->waiting || (best < a->n && a->s[best].cap < bound(s)))
+				continue;
+			/* the next capture chunk for everyone; after an error,
+			   the source's own read reports it */
+			r = pft_source_group_read(a->g);
+			if (r && r != -PFT_E_EOS && (r = fill(s, 1)) < 0)
+				return r;
+			again = 1;
+		}
+	} while (again);
 	if (best == a->n)
 		return 0;
 	*src = best;
