@@ -134,7 +134,7 @@ with tempfile.TemporaryDirectory() as t:
     # group): each source's lines those of --id alone
     big = os.path.join(t, "big.bin")
     a_clean = a[a.index(b"\0\0\0\0\0\x80"):]
-    open(big, "wb").write(interleave({0x13: a * 300, 0x24: a_clean * 300}))
+    open(big, "wb").write(interleave(lib, {0x13: a * 300, 0x24: a_clean * 300}, 13, 300))
     rc, outb, errb = run("dump", big, "--id", "all", "--json")
     perb = {}
     for x in outb.splitlines():
