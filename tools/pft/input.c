@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -51,6 +52,38 @@ static void sync_info(struct input *in)
 	in->buffer_path = i.buffer_path;
 }
 
+/* The message a read of the mapping past the file's end (the file was
+ * truncated while pft read it: the kernel sends SIGBUS) prints before the
+ * process exits with PFT_EXIT_DATA.  A signal handler has only what it can
+ * reach without arguments, hence this one file-scope buffer, written once
+ * before the mapping is made and read only by the handler. */
+static char truncated_msg[512];
+static size_t truncated_len;
+
+static void on_truncated(int sig)
+{
+	(void)sig;
+	if (write(STDERR_FILENO, truncated_msg, truncated_len) < 0)
+		_exit(PFT_EXIT_DATA);
+	_exit(PFT_EXIT_DATA);
+}
+
+static void catch_truncation(const char *cmd, const char *path)
+{
+	struct sigaction sa;
+	int n;
+
+	n = snprintf(truncated_msg, sizeof truncated_msg,
+		     "pft %s: %s: the file became shorter while it was read (truncated or "
+		     "replaced): stopped, the output is incomplete\n", cmd, path);
+	truncated_len = n < 0 ? 0 : (size_t)n < sizeof truncated_msg ? (size_t)n
+								  : sizeof truncated_msg - 1;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_truncated;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 /* A raw capture in a regular file: read through a mapping of it (views
  * handed out in place, no read() copies), the source as opened kept as
  * in->meta.  When the file cannot be mapped, it is read as before. */
@@ -77,6 +110,7 @@ static void map_raw(struct input *in, const struct pft_source_params *p)
 		return;
 	}
 	len = (size_t)sb.st_size;
+	catch_truncation(in->cmd ? in->cmd : "", i.buffer_path);
 	m = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (m == MAP_FAILED)

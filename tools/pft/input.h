@@ -193,7 +193,8 @@ struct input {
 	   reader are given back (input_drop), so the resident size stays
 	   bounded whatever the file's size.  The file's size is taken at
 	   open: a file that grows is read to that size; one truncated while
-	   it is read ends the process with SIGBUS, as any mapping does. */
+	   it is read faults (SIGBUS) on the next page: pft then names the
+	   file, says the output is incomplete and exits 1 (input.c). */
 	struct pft_source *meta;
 	const uint8_t *map;
 	size_t map_len;
