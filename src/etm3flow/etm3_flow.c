@@ -471,12 +471,40 @@ static ALWAYS_INLINE void phdr_word(struct pft_etm3_flow_decoder *fl, uint64_t o
 		atom(fl, off, (e >> i) & 1, rest, 1);
 }
 
+/* A P-header packet, by its fields (phdr_word() reads the same from a
+ * ptab_entry word: the two are compared by fuzz_etm3_flow).  Format 1: a W
+ * before each atom; 2: one W, then two atoms; 3: W marks, then at most one
+ * E, which takes them all; 4: one atom without a W.  The first atom takes
+ * the W marks before it. */
 static ALWAYS_INLINE void phdr(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
 {
-	if (fl->f.cycle_accurate)
-		phdr_word(fl, pkt->offset, ptab_entry(pkt, 1), 1);
-	else
-		phdr_word(fl, pkt->offset, ptab_entry(pkt, 0), 0);
+	uint32_t atoms = pkt->atoms, first, rest;
+	unsigned i, n = pkt->atom_count;
+
+	if (!fl->f.cycle_accurate) {
+		for (i = 0; i < n; i++)
+			atom(fl, pkt->offset, (atoms >> i) & 1, 0, 0);
+		return;
+	}
+	if (pkt->format == 3) {
+		uint32_t w = fl->wcycles + pkt->cycles;
+
+		if (!n) {
+			fl->wcycles = w;
+			return;
+		}
+		fl->wcycles = 0;
+		atom(fl, pkt->offset, 1, w, 1);
+		return;
+	}
+	if (!n)
+		return;
+	first = fl->wcycles + (pkt->format != 4);
+	rest = pkt->format == 1;
+	fl->wcycles = 0;
+	atom(fl, pkt->offset, atoms & 1, first, 1);
+	for (i = 1; i < n; i++)
+		atom(fl, pkt->offset, (atoms >> i) & 1, rest, 1);
 }
 
 static void isync(struct pft_etm3_flow_decoder *fl, const struct pft_etm3_packet *pkt)
@@ -736,14 +764,16 @@ int pft_etm3_flow_decoder_put_packets(struct pft_etm3_flow_decoder *fl, const st
 
 			/* P-headers, most of the stream, without a call */
 			if (pkt->type == PFT_ETM3_PHDR) {
-				fl->st.bytes = pkt->offset + 1;
 				fl->st.packets++;
 				phdr(fl, pkt);
-			} else
+			} else {
 				put(fl, pkt);
+			}
 			if (ready(fl))
 				break;
 		}
+		if (i && pkts[i - 1].type == PFT_ETM3_PHDR)
+			fl->st.bytes = pkts[i - 1].offset + 1;
 		return (int)i;
 	}
 	for (i = 0; i < n;) {
@@ -931,12 +961,12 @@ static int ready(const struct pft_etm3_flow_decoder *fl);
 
 static ALWAYS_INLINE int next_item(struct pft_etm3_flow_decoder *fl, struct pft_flow_item *item)
 {
-	if (!fl->qn)
+	if (UNLIKELY(!fl->qn))
 		return fl->ended ? -PFT_E_EOS : -PFT_E_AGAIN;
 	/* The last range is held until the next packet: it may grow, and a
 	 * branch packet with exception information may say that its last
 	 * instruction was cancelled. */
-	if (fl->qn == fl->hold && !fl->ended) /* one item, a range */
+	if (UNLIKELY(fl->qn == fl->hold && !fl->ended)) /* one item, a range */
 		return -PFT_E_AGAIN;
 	*item = fl->q[fl->qh];
 	fl->qh = (fl->qh + 1) & (QCAP - 1);
@@ -949,9 +979,9 @@ int pft_etm3_flow_decoder_next(struct pft_etm3_flow_decoder *fl, struct pft_flow
 	struct pft_flow_item tmp;
 	int r;
 
-	if (!fl || !item || !size)
+	if (UNLIKELY(!fl || !item || !size))
 		return -PFT_E_INVAL;
-	if (size == sizeof(*item))
+	if (__builtin_expect(size == sizeof(*item), 1))
 		return next_item(fl, item);
 	memset(&tmp, 0, sizeof(tmp));
 	r = next_item(fl, &tmp);
