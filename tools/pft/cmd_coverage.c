@@ -51,9 +51,13 @@ static void help(FILE *f)
 		"  -o, --output FILE    write to FILE (default standard output)\n"
 		"  -q, --quiet          no summary on standard error\n"
 		"  -h, --help           this text\n"
-		"\n"
-		"--format also takes the capture layouts raw, frames and tpiu.\n"
-		"\n"
+		"\n");
+	fputs("Threads (as pft decode; the counting itself runs on one):\n"
+	      JOBS_OPTIONS_HELP("128 KiB")
+	      "\n"
+	      "--format also takes the capture layouts raw, frames and tpiu.\n"
+	      "\n", f);
+	fprintf(f,
 		INPUT_OPTIONS_HELP
 		"\n"
 		"Examples:\n"
@@ -171,10 +175,12 @@ int cmd_coverage(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
+		JOBS_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 }
 	};
 	struct option all[64];
 	struct input_opts io;
+	struct jobs_opts jobs;
 	struct cov_image_arg args[MAX_FILES];
 	char paths[MAX_FILES][1024];
 	struct pft_dbg *dbg = NULL;
@@ -188,6 +194,7 @@ int cmd_coverage(int argc, char **argv)
 	uint64_t base = 0;
 
 	input_opts_init(&io);
+	memset(&jobs, 0, sizeof(jobs));
 	input_merge_options(all, sizeof(all) / sizeof(all[0]), own);
 	optind = 1;
 	opterr = 0;
@@ -197,6 +204,8 @@ int cmd_coverage(int argc, char **argv)
 			continue;
 		}
 		r = input_parse_option(&io, c, optarg, "coverage");
+		if (!r)
+			r = jobs_parse_option(&jobs, c, optarg, "coverage");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
 		if (r > 0)
@@ -264,7 +273,7 @@ int cmd_coverage(int argc, char **argv)
 			rc = PFT_EXIT_USAGE;
 			goto out;
 		}
-		r = cov_trace(argv[i], &io, args, na, dumps, one);
+		r = cov_trace(argv[i], &io, &jobs, args, na, dumps, one);
 		if (r == PFT_EXIT_OK || r == PFT_EXIT_DATA) {
 			if (pft_cov_merge(total, one) < 0) {
 				cli_error("coverage", "out of memory");

@@ -16,6 +16,7 @@
 #include "image_load.h"
 #include "input.h"
 #include "input_probe.h"
+#include "jobs_opt.h"
 #include "sources_all.h"
 #include "par_run.h"
 
@@ -56,11 +57,7 @@ static void help(FILE *f)
 		"  --format text|ranges|json  the same as the options above\n"
 		"  --stats              decode everything, print only totals\n"
 		"  --no-disasm          leave out the disassembly\n"
-		"  --jobs N             decode on N threads (default: the machine's cores; a\n"
-		"                       PFT source); the output is byte for byte that of one\n"
-		"                       thread.  An ETMv3 source is decoded on one thread\n"
-		"  --segment-size BYTES with --jobs: stream bytes per thread and step (1 MiB\n"
-		"                       with --stats, else 128 KiB)\n"
+		JOBS_OPTIONS_HELP("1 MiB with --stats, else 128 KiB")
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n");
@@ -93,7 +90,7 @@ static void help(FILE *f)
 }
 
 enum { OPT_IMAGE = 0x2000, OPT_ELF, OPT_NO_DUMPS, OPT_NO_DISASM, OPT_RANGES, OPT_JSON,
-       OPT_STATS, OPT_JOBS, OPT_SEGMENT };
+       OPT_STATS };
 
 #define MAX_FILES 64
 
@@ -133,8 +130,7 @@ struct decode_args {
 	struct image_arg imgs[MAX_FILES];
 	char paths[MAX_FILES][1024];
 	int nimg, dumps, disasm, all;
-	unsigned jobs;  /* --jobs (0: the machine's cores) */
-	size_t segment; /* --segment-size (0: par_run.h's default) */
+	struct jobs_opts jobs; /* --jobs, --segment-size */
 	enum decode_format fmt;
 	const char *outpath, *inpath;
 };
@@ -173,25 +169,6 @@ static int add_image_arg(struct decode_args *a, int c, const char *arg)
 	return PFT_EXIT_OK;
 }
 
-/* --jobs N (1-64) or --segment-size BYTES (64 bytes to 1 GiB). */
-static int jobs_arg(struct decode_args *a, int c, const char *arg)
-{
-	char *end;
-	unsigned long v = strtoul(arg, &end, 0);
-
-	if (*end || !v || (c == OPT_JOBS && v > 64) ||
-	    (c == OPT_SEGMENT && (v < 64 || v > (1ul << 30)))) {
-		cli_error("decode", "%s: bad value '%s'",
-			  c == OPT_JOBS ? "--jobs (1-64)" : "--segment-size (64 bytes to 1 GiB)", arg);
-		return PFT_EXIT_USAGE;
-	}
-	if (c == OPT_JOBS)
-		a->jobs = (unsigned)v;
-	else
-		a->segment = v;
-	return 0;
-}
-
 /* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
 static int parse_args(int argc, char **argv, struct decode_args *a)
 {
@@ -203,8 +180,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		{ "ranges", no_argument, NULL, OPT_RANGES },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "stats", no_argument, NULL, OPT_STATS },
-		{ "jobs", required_argument, NULL, OPT_JOBS },
-		{ "segment-size", required_argument, NULL, OPT_SEGMENT },
+		JOBS_LONG_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -226,6 +202,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 			continue;
 		}
 		r = input_parse_option(&a->io, c, optarg, "decode");
+		if (!r)
+			r = jobs_parse_option(&a->jobs, c, optarg, "decode");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
 		if (r > 0)
@@ -241,11 +219,6 @@ static int parse_args(int argc, char **argv, struct decode_args *a)
 		case OPT_RANGES: ranges = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_STATS: stats = 1; break;
-		case OPT_JOBS:
-		case OPT_SEGMENT:
-			if (jobs_arg(a, c, optarg))
-				return PFT_EXIT_USAGE;
-			break;
 		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
@@ -413,8 +386,8 @@ static int decode_jobs(const struct decode_args *a, struct input *in, struct pft
 	int err;
 
 	memset(&r, 0, sizeof r);
-	r.jobs = a->jobs;
-	r.segment = a->segment;
+	r.jobs = a->jobs.jobs;
+	r.segment = a->jobs.segment;
 	r.kind = PFT_PAR_FLOW;
 	r.keep = a->fmt != DECODE_STATS;
 	r.keep_insns = a->fmt == DECODE_TEXT || a->fmt == DECODE_JSON || a->fmt == DECODE_ADDRS;
@@ -442,14 +415,14 @@ static int decode_flow(const struct decode_args *a, struct input *in, struct pft
 		return PFT_EXIT_USAGE;
 	}
 	etm3 = flow_any_is_etm3(dec);
-	if (a->jobs > 1)
+	if (a->jobs.jobs > 1)
 		err = decode_jobs(a, in, img, out, &st, &rc);
 	else
 		err = decode_stream(in, dec, a->fmt == DECODE_STATS ? NULL : out, &rc);
 	/* what needs the whole capture (an absent trace ID in a pipe) */
 	if (!rc)
 		rc = input_finish(in, "decode");
-	if (a->jobs <= 1)
+	if (a->jobs.jobs <= 1)
 		flow_any_get_stats(dec, &st);
 	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
 		cli_write_error("decode", NULL, a->outpath);
@@ -514,10 +487,7 @@ int cmd_decode(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (!a.jobs) {
-		long nc = sysconf(_SC_NPROCESSORS_ONLN);
-		a.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
-	}
+	a.jobs.jobs = jobs_count(&a.jobs);
 	a.io.allow_etm3 = 1;
 	if (a.all || sources_all_default(a.inpath, &a.io, 1))
 		return decode_all(&a);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "input.h"
+#include "jobs_opt.h"
 #include "pft/pft.h"
 
 struct cov_image_arg {
@@ -20,10 +21,11 @@ struct cov_image_arg {
 enum { COV_ARG_ELF, COV_ARG_IMAGE, COV_ARG_SYMBOLS };
 
 /* Decode one input (snapshot folder, capture file or -) against img plus
- * the input's snapshot dumps (dumps != 0) and count it into cov.  Messages
+ * the input's snapshot dumps (dumps != 0) and count it into cov, on
+ * jobs_count(jobs) threads (flow_run.h: the counts are the same).  Messages
  * go to stderr prefixed "pft coverage: ".  Returns an exit code. */
-int cov_trace(const char *path, const struct input_opts *io, const struct cov_image_arg *a,
-              int na, int dumps, struct pft_cov *cov);
+int cov_trace(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
+              const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov);
 
 /* Everything the writers read. */
 struct cov_ctx {

@@ -8,6 +8,7 @@
 #include "image_load.h"
 #include "cov_out.h"
 #include "flow_any.h"
+#include "flow_run.h"
 
 static int load_image(struct pft_image *img, const struct cov_image_arg *a, int na,
 		      const struct input *in, int dumps)
@@ -30,30 +31,23 @@ static int load_image(struct pft_image *img, const struct cov_image_arg *a, int 
 	return PFT_EXIT_OK;
 }
 
-static int drain(struct flow_any *dec, struct pft_cov *cov)
+static int put_item(void *arg, const struct pft_flow_item *it)
 {
-	struct pft_flow_item it;
-	int err;
+	int r = pft_cov_put(arg, it, sizeof(*it));
 
-	while ((err = flow_any_next(dec, &it)) == 0) {
-		err = pft_cov_put(cov, &it, sizeof it);
-		if (err < 0)
-			return err;
-	}
-	return err;
+	return r < 0 ? r : 0;
 }
 
-int cov_trace(const char *path, const struct input_opts *io, const struct cov_image_arg *a,
-	      int na, int dumps, struct pft_cov *cov)
+int cov_trace(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
+	      const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov)
 {
 	struct input in;
 	struct input_opts o = *io;
 	struct pft_image *img = NULL;
 	struct flow_any *dec = NULL;
 	struct pft_flow_stats st;
-	const uint8_t *buf;
-	size_t len;
-	int rc, k, err = 0;
+	struct flow_run fr;
+	int rc, err;
 
 	memset(&in, 0, sizeof(in));
 	o.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
@@ -75,35 +69,18 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = PFT_EXIT_USAGE;
 		goto out;
 	}
-	while ((k = input_read(&in, &buf, &len)) > 0) {
-		if (in.gap) {
-			flow_any_resync(dec);
-			if ((err = drain(dec, cov)) != -PFT_E_AGAIN)
-				break;
-		}
-		err = flow_any_feed(dec, buf, len);
-		if (!err)
-			err = drain(dec, cov);
-		if (err != -PFT_E_AGAIN)
-			break;
-		err = 0;
-	}
-	if (k < 0) {
+	memset(&fr, 0, sizeof(fr));
+	fr.jobs = jobs_count(jobs);
+	fr.segment = jobs->segment;
+	fr.item = put_item;
+	fr.arg = cov;
+	err = flow_run(&in, dec, img, &fr);
+	if (err == 1) {
 		rc = in.exit_code;
 		goto out;
 	}
-	if (!err)
-		err = flow_any_end(dec);
-	if (!err)
-		err = drain(dec, cov);
-	if (err != -PFT_E_EOS) {
-		while ((k = input_read(&in, &buf, &len)) > 0)
-			;
-		if (k < 0) {
-			rc = in.exit_code;
-			goto out;
-		}
-	}
+	if (fr.stop)
+		err = fr.stop; /* pft_cov_put's error */
 	rc = input_finish(&in, "coverage");
 	if (rc)
 		goto out;
@@ -112,7 +89,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct cov_im
 		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
 		goto out;
 	}
-	flow_any_get_stats(dec, &st);
+	st = fr.st;
 	if (in.frame_errors) {
 		cli_error("coverage", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
 			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");

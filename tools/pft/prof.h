@@ -11,6 +11,7 @@
 #include "decode.h"
 #include "flow_any.h"
 #include "input.h"
+#include "jobs_opt.h"
 #include "pft/callstack.h"
 #include "pft/debuginfo.h"
 #include "pft/pft.h"
@@ -29,6 +30,7 @@ struct prof_opts {
 	int nimg, dumps;
 	uint64_t cpu_hz, ts_hz;
 	unsigned cs_flags;       /* PFT_CS_CFG_* */
+	struct jobs_opts jobs;   /* --jobs, --segment-size */
 };
 
 #define PROF_LONG_OPTIONS                                                \
@@ -37,7 +39,8 @@ struct prof_opts {
 	{ "no-dumps", no_argument, NULL, PROF_OPT_NO_DUMPS },            \
 	{ "symbols", required_argument, NULL, PROF_OPT_SYMBOLS },        \
 	{ "cpu-freq", required_argument, NULL, PROF_OPT_CPU_FREQ },      \
-	{ "ts-freq", required_argument, NULL, PROF_OPT_TS_FREQ }
+	{ "ts-freq", required_argument, NULL, PROF_OPT_TS_FREQ },        \
+	JOBS_LONG_OPTIONS
 
 #define PROF_OPTIONS_HELP                                                                   \
 	"Program image and clocks (as pft decode):\n"                                       \
@@ -47,7 +50,10 @@ struct prof_opts {
 	"                       binary image such as a kernel)\n"                           \
 	"  --no-dumps           do not load the snapshot's [dump] sections\n"               \
 	"  --cpu-freq HZ        CPU clock: cycle counts to time\n"                          \
-	"  --ts-freq HZ         timestamp clock: timestamps to time\n"
+	"  --ts-freq HZ         timestamp clock: timestamps to time\n"                      \
+	"\n"                                                                                \
+	"Threads (as pft decode; the analysis itself runs on one):\n"                       \
+	JOBS_OPTIONS_HELP("128 KiB")
 
 void prof_opts_init(struct prof_opts *o);
 /* 1: the option was one of the shared ones; 0: not; -1: bad (message printed). */
@@ -63,6 +69,8 @@ struct prof_session {
 	struct pft_cs_tracker *cs;
 	struct pft_flow_stats fst;
 	struct pft_cs_stats cst;
+	unsigned jobs;             /* decoding threads (flow_run.h) */
+	size_t segment;            /* --segment-size (0: the default) */
 	int rc;
 	struct prof_fcache *fc;    /* prof_func_at's cache (prof_session.c) */
 };

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "flow_any.h"
+#include "flow_run.h"
 #include "image_load.h"
 #include "prof.h"
 
@@ -46,6 +47,8 @@ int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *c
 {
 	int r = input_parse_option(&o->io, c, arg, cmd);
 
+	if (!r)
+		r = jobs_parse_option(&o->jobs, c, arg, cmd);
 	if (r)
 		return r < 0 ? -1 : 1;
 	switch (c) {
@@ -141,6 +144,8 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
+	s->jobs = jobs_count(&o->jobs);
+	s->segment = o->jobs.segment;
 	io.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
 	r = input_open(&s->in, inpath, &io, 0, cmd);
 	if (r)
@@ -198,58 +203,51 @@ static int drain_events(struct prof_session *s, const struct prof_hooks *h)
 	return 0;
 }
 
-/* Pull every item the flow decoder has; 0, PROF_STOP, or a negative error. */
-static int pull(struct prof_session *s, const struct prof_hooks *h, int *ferr)
+struct pass {
+	struct prof_session *s;
+	const struct prof_hooks *h;
+	uint64_t events[PFT_EV_NR]; /* the event items seen, by type */
+};
+
+/* One flow item (flow_run.h, on this thread in stream order whatever
+ * --jobs): the item hook, the tracker, its events.  0, PROF_STOP, a hook's
+ * status or a negative error. */
+static int put_item(void *arg, const struct pft_flow_item *it)
 {
-	struct pft_flow_item it;
+	struct pass *p = arg;
 	int r;
 
-	while ((*ferr = flow_any_next(s->dec, &it)) == 0) {
-		if (h->item && (r = h->item(h->ctx, &it)) != 0)
-			return r;
-		r = pft_cs_tracker_put(s->cs, &it, sizeof(it));
-		if (r < 0)
-			return r;
-		if ((r = drain_events(s, h)) != 0)
-			return r;
-	}
-	return 0;
+	if (it->kind == PFT_FLOW_EVENT)
+		p->events[it->type < PFT_EV_NR ? it->type : 0]++;
+	if (p->h->item && (r = p->h->item(p->h->ctx, it)) != 0)
+		return r;
+	r = pft_cs_tracker_put(p->s->cs, it, sizeof(*it));
+	if (r < 0)
+		return r;
+	return drain_events(p->s, p->h);
 }
 
 int prof_run(struct prof_session *s, const struct prof_hooks *h)
 {
-	const uint8_t *buf;
-	size_t len;
-	int k, r = 0, ferr = 0, rc = PFT_EXIT_OK;
+	struct flow_run fr;
+	struct pass p;
+	int k, r, rc = PFT_EXIT_OK;
 	uint64_t problems;
 
-	while ((k = input_read(&s->in, &buf, &len)) > 0) {
-		if (s->in.gap) {
-			flow_any_resync(s->dec);
-			if ((r = pull(s, h, &ferr)) != 0)
-				break;
-		}
-		ferr = flow_any_feed(s->dec, buf, len);
-		if (ferr)
-			break;
-		if ((r = pull(s, h, &ferr)) != 0)
-			break;
-		if (ferr != -PFT_E_AGAIN)
-			break;
-	}
-	if (k < 0)
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.h = h;
+	memset(&fr, 0, sizeof(fr));
+	fr.jobs = s->jobs;
+	fr.segment = s->segment;
+	fr.item = put_item;
+	fr.arg = &p;
+	k = flow_run(&s->in, s->dec, s->img, &fr);
+	if (k == 1)
 		return s->in.exit_code;
-	if (!r && ferr == -PFT_E_AGAIN) {
-		flow_any_end(s->dec);
-		r = pull(s, h, &ferr);
-	}
-	if (r == PROF_STOP || ferr != -PFT_E_EOS) {
-		/* stopped early: read the rest for the end-of-stream checks */
-		while ((k = input_read(&s->in, &buf, &len)) > 0)
-			;
-		if (k < 0)
-			return s->in.exit_code;
-	}
+	r = fr.stop;
+	if (!r && k == -PFT_E_NOMEM)
+		r = k;
 	if (r < 0 && r != PROF_STOP) {
 		cli_error(s->cmd, "%s", pft_errstr(r));
 		return PFT_EXIT_USAGE;
@@ -269,7 +267,11 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	rc = input_finish(&s->in, s->cmd);
 	if (rc)
 		return rc;
-	flow_any_get_stats(s->dec, &s->fst);
+	/* the events of the items the commands saw: a run stopped early
+	   (tail --before) counts up to there, however far the decoder, or its
+	   threads, had gone */
+	s->fst = fr.st;
+	memcpy(s->fst.events, p.events, sizeof(s->fst.events));
 	pft_cs_tracker_get_stats(s->cs, &s->cst, sizeof(s->cst));
 	if (s->in.frame_errors) {
 		cli_error(s->cmd, "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
