@@ -27,7 +27,7 @@ import shutil
 import sys
 import tempfile
 
-from support import corrupt, extract, fail, failures, load_libpft, runner
+from support import corrupt, extract, fail, failures, load_libpft, record_pft, runner
 
 PFT, LIB, DATA, EX = sys.argv[1:5]
 NREC = int(sys.argv[5]) if len(sys.argv) > 5 else 30
@@ -111,33 +111,8 @@ def record_etm3(n, t):
 
 
 def record(n, t):
-    progs = sorted(f for f in os.listdir(EX) if f.endswith(".elf")) if os.path.isdir(EX) else []
-    if not progs:
-        return None
-    prog = rng.choice(progs)
-    ver = rng.choice(["1.0", "1.1"])
-    args = [PFT, "record", os.path.join(EX, prog), "-o", os.path.join(t, "s%d" % n), "-q",
-            "--format", rng.choice(["raw", "frames"]), "--pft-version", ver,
-            "--contextid-bytes", str(rng.choice([0, 0, 1, 2, 4]))]
-    for o, p in (("--cycle-accurate", 0.5), ("--timestamps", 0.5)):
-        if rng.random() < p:
-            args.append(o)
-    if ver == "1.1" and rng.random() < 0.3:
-        args.append("--vmid")
-    k = rng.random()
-    if k < 0.3:
-        args.append("--return-stack")
-    elif k < 0.5:
-        args.append("--branch-broadcast")
-    if rng.random() < 0.5:
-        args += ["--irq-random", str(rng.choice([50, 200, 1000])), "--seed", str(n)]
-    if rng.random() < 0.5:
-        args += ["--sync-freq", str(rng.choice([64, 256, 1024]))]
-    rc, _, err = run(*args[1:])
-    if rc:
-        fail("record %s: %s" % (" ".join(args[2:]), err.decode()[:200]))
-        return None
-    return os.path.join(t, "s%d" % n), " ".join([prog] + args[4:])
+    r = record_pft(PFT, EX, rng, n, t)
+    return r and (r[0], r[2])
 
 
 with tempfile.TemporaryDirectory() as t:

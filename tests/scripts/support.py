@@ -1,6 +1,7 @@
 """What several test scripts share: running pft, counting failures, libpft's
 frame layer through ctypes (one trace ID out of a capture; streams framed
-together in interleaved runs) and corrupting a stream."""
+together in interleaved runs), corrupting a stream and recording an example
+program under a random PTM configuration."""
 import ctypes
 import os
 import random
@@ -134,3 +135,40 @@ def write_snapshot(folder, device_files, buffer_file, sources, cores=()):
             f.write("\n[core_trace_sources]\n")
             for core, s in cores:
                 f.write("%s=%s\n" % (core, s))
+
+
+def record_pft(pft, examples, rng, n, tmp):
+    """`pft record` of a random example program (examples/*.elf) under a
+    random PTM configuration (cycle accuracy, timestamps, context ID size,
+    VMID, return stack or branch broadcast, PFT version, raw or framed,
+    random IRQs, sync frequency) into tmp/sN: (snapshot folder, program ELF,
+    description), or None (no programs, or a failure counted)."""
+    progs = (sorted(f for f in os.listdir(examples) if f.endswith(".elf"))
+             if os.path.isdir(examples) else [])
+    if not progs:
+        return None
+    prog = rng.choice(progs)
+    ver = rng.choice(["1.0", "1.1"])
+    args = ["record", os.path.join(examples, prog), "-o", os.path.join(tmp, "s%d" % n), "-q",
+            "--format", rng.choice(["raw", "frames"]), "--pft-version", ver,
+            "--contextid-bytes", str(rng.choice([0, 0, 1, 2, 4]))]
+    for o, p in (("--cycle-accurate", 0.5), ("--timestamps", 0.5)):
+        if rng.random() < p:
+            args.append(o)
+    if ver == "1.1" and rng.random() < 0.3:
+        args.append("--vmid")
+    k = rng.random()
+    if k < 0.3:
+        args.append("--return-stack")
+    elif k < 0.5:
+        args.append("--branch-broadcast")
+    if rng.random() < 0.5:
+        args += ["--irq-random", str(rng.choice([50, 200, 1000])), "--seed", str(n)]
+    if rng.random() < 0.5:
+        args += ["--sync-freq", str(rng.choice([64, 256, 1024]))]
+    rc, _, err = runner(pft, text=False)(*args)
+    if rc:
+        fail("record %s: %s" % (" ".join(args[1:]), err.decode()[:200]))
+        return None
+    return (os.path.join(tmp, "s%d" % n), os.path.join(examples, prog),
+            " ".join([prog] + args[3:]))
