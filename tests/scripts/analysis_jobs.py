@@ -21,6 +21,7 @@ usage: analysis_jobs.py PFT LIBPFT_SO DATA_DIR EXAMPLES_DIR [RECORDINGS [SEED]]"
 import os
 import random
 import shutil
+import subprocess
 import sys
 import tempfile
 

@@ -57,9 +57,10 @@ struct run {
 	uint8_t *buf[3];          /* windows: joined, decoding, being read */
 	size_t cap;
 	unsigned next;            /* the buffer the next window is read into */
-	size_t carry;             /* bytes of a chunk after a gap, in buf[next] */
-	const uint8_t *carry_view; /* a mapped input: that chunk, in place */
-	int carry_gap;
+	const uint8_t *rest;      /* the last chunk read: what is not in a window yet */
+	size_t rest_len;          /* (valid until the next input_read; mapped: until
+	                             input_drop) */
+	int rest_gap;             /* that chunk follows a gap */
 	int views;                /* the input is mapped: windows are views of it */
 	int k;                    /* input_read's last return */
 	uint64_t off;             /* stream offset of the next window */
@@ -103,7 +104,7 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 	memset(u, 0, sizeof *u);
 	u->k = 1;
 	u->views = views;
-	u->cap = (size_t)r->jobs * r->segment + PFT_SOURCE_CHUNK;
+	u->cap = (size_t)r->jobs * r->segment;
 	for (i = 0; i < 3 && !u->views; i++)
 		if (!(u->buf[i] = malloc(u->cap)))
 			return -PFT_E_NOMEM;
@@ -152,50 +153,49 @@ static int run_alloc(struct run *u, const struct pft_config *cfg, struct pft_ima
 	return 0;
 }
 
-/* The next window: a chunk carried over (it followed a gap), then chunks
- * up to jobs * segment bytes, up to the next gap.  A mapped input's window
- * is a view of the mapping (its chunks are contiguous and stay valid until
- * input_drop); otherwise the chunks are copied into a window buffer.  0,
- * or 1 after a read error.  w->len 0: the input is done. */
+/* The next window: up to jobs * segment bytes, the rest of the last chunk
+ * read first (a chunk larger than a window spreads over several), up to
+ * the next gap (a chunk after a gap starts a window).  A mapped input's
+ * window is a view of the mapping (its chunks are contiguous and stay
+ * valid until input_drop); otherwise the bytes are copied into a window
+ * buffer.  0, or 1 after a read error.  w->len 0: the input is done. */
 static int read_window(struct input *in, const struct par_run *r, struct run *u,
 		       struct window *w)
 {
 	uint8_t *b = u->buf[u->next];
-	const uint8_t *chunk;
-	size_t len;
+	size_t want = (size_t)r->jobs * r->segment, n;
 
 	u->next = (u->next + 1) % 3;
-	w->b = u->views ? u->carry_view : b;
-	w->len = u->carry;
-	w->gap = u->carry_gap;
+	w->b = b;
+	w->len = 0;
+	w->gap = 0;
 	w->off = u->off;
-	u->carry = 0;
-	u->carry_view = NULL;
-	u->carry_gap = 0;
-	while (u->k > 0 && w->len < (size_t)r->jobs * r->segment) {
-		u->k = input_read(in, &chunk, &len);
-		if (u->k <= 0)
-			break;
-		if (w->len && (in->gap || (u->views && chunk != w->b + w->len))) {
-			/* the start of the next window: in place, or into the
-			   buffer of the window after this one (the one joined
-			   before the window being decoded) */
-			if (u->views)
-				u->carry_view = chunk;
-			else
-				memcpy(u->buf[u->next], chunk, len);
-			u->carry = len;
-			u->carry_gap = in->gap;
-			break;
+	while (w->len < want) {
+		if (!u->rest_len) {
+			if (u->k <= 0)
+				break;
+			u->k = input_read(in, &u->rest, &u->rest_len);
+			if (u->k <= 0) {
+				u->rest_len = 0;
+				break;
+			}
+			u->rest_gap |= in->gap;
 		}
-		w->gap |= in->gap;
+		/* the start of the next window */
+		if (w->len && (u->rest_gap || (u->views && u->rest != w->b + w->len)))
+			break;
+		w->gap |= u->rest_gap;
+		u->rest_gap = 0;
+		n = u->rest_len < want - w->len ? u->rest_len : want - w->len;
 		if (u->views) {
 			if (!w->len)
-				w->b = chunk;
+				w->b = u->rest;
 		} else {
-			memcpy(b + w->len, chunk, len);
+			memcpy(b + w->len, u->rest, n);
 		}
-		w->len += len;
+		w->len += n;
+		u->rest += n;
+		u->rest_len -= n;
 	}
 	u->off += w->len;
 	return u->k < 0;

@@ -3,7 +3,8 @@
  * on N threads through the library's split and join (pft/parallel.h), its
  * items handed out in stream order, exactly the serial decoder's.
  *
- * The stream is read in windows of N segments (segment bytes each); the
+ * The stream is read in windows of N segments (segment bytes each; a
+ * chunk read that is larger spreads over several windows); the
  * window is cut at A-syncs (pft_par_split) and each segment decoded by
  * pft_par_seg_decode on its own thread.  Pipelined: while a window's
  * segments decode, this thread reads the next window and starts its
@@ -14,8 +15,8 @@
  * is joined; other inputs are copied into three window buffers.  A chunk
  * that follows a gap in the capture starts a new window, and the serial
  * decoder resynchronises there, as the serial path does.
- * Memory: three windows (3 * (N * segment bytes + a chunk), buffers or
- * mapped pages) and two sets of N segments with, when items are kept
+ * Memory: three windows (3 * N * segment bytes, buffers or mapped
+ * pages) and two sets of N segments with, when items are kept
  * (listings), their item buffers (PAR_RUN_* below); a segment whose
  * buffers fill stops there and the join decodes the rest of it
  * serially. */
@@ -32,8 +33,9 @@
 #define PAR_RUN_SEGMENT_FLOW (1u << 20)   /* default segment bytes, flow totals only */
 #define PAR_RUN_SEGMENT_ITEMS (128u << 10) /* default segment bytes, items kept */
 /* Item buffers per segment, when items are kept: per segment byte, packets
- * or flow items, and instructions. */
-#define PAR_RUN_ITEMS_PER_BYTE(seg) ((seg) / 4 + 64)
+ * or flow items, and instructions (real traces give 0.4-1.2 flow items a
+ * byte: TC2 0.41, recordings with branch broadcast 1.2). */
+#define PAR_RUN_ITEMS_PER_BYTE(seg) ((seg) * 3 / 2 + 64)
 #define PAR_RUN_INSNS_PER_BYTE(seg) ((seg) * 4 + 4096)
 
 struct par_run {
