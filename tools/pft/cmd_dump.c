@@ -13,6 +13,7 @@
 #include "dump_all.h"
 #include "sources_all.h"
 #include "dump_etm3.h"
+#include "jobs_opt.h"
 #include "par_run.h"
 #include "input_probe.h"
 #include "pft/packet.h"
@@ -47,10 +48,7 @@ static void help(FILE *f)
 		"                       their byte counts and skipped.  The default without\n"
 		"                       --id or --source when the input holds several PFT\n"
 		"                       sources (as pft decode).  Not from stdin.\n"
-		"  --jobs N             decode on N threads (default: the machine's cores); the\n"
-		"                       output is byte for byte that of one thread\n"
-		"  --segment-size BYTES with --jobs: stream bytes per thread and step (4 MiB\n"
-		"                       with --stats, else 128 KiB)\n"
+		JOBS_OPTIONS_HELP("4 MiB with --stats, else 128 KiB")
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
 		"\n"
@@ -415,8 +413,7 @@ struct dump_args {
 	struct input_opts io;
 	const char *outpath, *inpath;
 	int json, want_stats, all;
-	unsigned jobs;  /* --jobs, 0: the machine's cores */
-	size_t segment; /* --segment-size */
+	struct jobs_opts jobs; /* --jobs, --segment-size */
 };
 
 /* The command line -> *a.  -1 to go on, else the exit code (--help: 0). */
@@ -425,8 +422,7 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 	static const struct option own[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "stats", no_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'J' },
-		{ "segment-size", required_argument, NULL, 'S' },
+		JOBS_LONG_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -444,6 +440,8 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 			continue;
 		}
 		r = input_parse_option(&a->io, c, optarg, "dump");
+		if (!r)
+			r = jobs_parse_option(&a->jobs, c, optarg, "dump");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
 		if (r > 0)
@@ -451,21 +449,6 @@ static int parse_args(int argc, char **argv, struct dump_args *a)
 		switch (c) {
 		case 'j': a->json = 1; break;
 		case 's': a->want_stats = 1; break;
-		case 'J':
-		case 'S': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 0);
-			if (*end || !v || (c == 'J' && v > 64) || (c == 'S' && (v < 64 || v > (1ul << 30)))) {
-				cli_error("dump", "%s: bad value '%s'", c == 'J' ? "--jobs (1-64)"
-					  : "--segment-size (64 bytes to 1 GiB)", optarg);
-				return PFT_EXIT_USAGE;
-			}
-			if (c == 'J')
-				a->jobs = (unsigned)v;
-			else
-				a->segment = v;
-			break;
-		}
 		case 'o': a->outpath = optarg; break;
 		case 'h': help(stdout); return PFT_EXIT_OK;
 		default:
@@ -695,12 +678,8 @@ int cmd_dump(int argc, char **argv)
 	if (a.all || sources_all_default(a.inpath, &a.io, 0))
 		return dump_every(&a);
 	d.json = a.json;
-	d.jobs = a.jobs;
-	if (!d.jobs) {
-		long nc = sysconf(_SC_NPROCESSORS_ONLN);
-		d.jobs = nc < 1 ? 1 : nc > 64 ? 64 : (unsigned)nc;
-	}
-	d.segment = a.segment; /* 0: par_run.h's default */
+	d.jobs = jobs_count(&a.jobs);
+	d.segment = a.jobs.segment; /* 0: par_run.h's default */
 	a.io.allow_etm3 = 1;
 	rc = input_open(&in, a.inpath, &a.io, d.json && !a.want_stats, "dump");
 	if (rc)
