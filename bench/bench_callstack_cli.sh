@@ -68,11 +68,11 @@ unit="s CPU"
 echo "stream: $MIB MiB of TC2 0x13 (raw PFT)${SYMS:+, $SYMS}; cost in $unit"
 # shellcheck disable=SC2086
 dec=$(cost "$PFT" decode --stats --jobs 1 $OPTS "$T/tc2.bin")
-printf "%-38s %10s\n" "pft decode --stats --jobs 1" "$dec"
+printf "%-40s %10s\n" "pft decode --stats --jobs 1" "$dec"
 for c in "profile" "profile --format callgrind" "timeline -o /dev/null" "tail"; do
 	# shellcheck disable=SC2086
 	v=$(cost "$PFT" $c --jobs 1 $OPTS $SYMS "$T/tc2.bin")
-	awk -v c="pft $c --jobs 1" -v v="$v" -v d="$dec" 'BEGIN { printf "%-38s %10s   ratio to decode: %.2f\n", c, v, d / v }'
+	awk -v c="pft $c --jobs 1" -v v="$v" -v d="$dec" 'BEGIN { printf "%-40s %10s   ratio to decode: %.2f\n", c, v, d / v }'
 done
 [ $CG -eq 1 ] && exit 0
 
