@@ -1,10 +1,10 @@
 # pft profile (every format), coverage (lcov, listing), timeline and tail
 # (also stopped by --before) with --jobs N equal to --jobs 1 (stdout,
-# stderr, exit code): the real captures in data/, TC2's PTM stream repeated
-# and corrupted copies (TC2 0x13 and ETMv3 0x10), and 20 recordings of the example programs under
-# random configurations with their ELF, each also corrupted; 2-8 threads,
-# segments from 64 bytes (tests/scripts/analysis_jobs.py).  Included by
-# tests/CMakeLists.txt.
+# stderr, exit code): the real captures in data/, TC2's PTM and ETMv3
+# streams repeated and corrupted copies of them, and 20 recordings of the
+# example programs under random configurations with their ELF, each also
+# corrupted; 2-8 threads, segments from 64 bytes
+# (tests/scripts/analysis_jobs.py).  Included by tests/CMakeLists.txt.
 find_program(PFT_ANALYSIS_JOBS_PYTHON3 python3)
 if(PFT_ANALYSIS_JOBS_PYTHON3 AND TARGET pft_shared)
   add_test(NAME analysis_jobs
