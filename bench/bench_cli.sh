@@ -31,6 +31,10 @@
 #    the main thread (process start, reading, split, join) as serial.
 #    The flow part runs bench_flow, OpenCSD included: minutes under
 #    callgrind for 8 MiB.
+# 7. The same as 4 for an ETMv3 stream: bench_etm3 --save writes MIB MiB of TC2
+#    trace ID 0x10 (raw ETMv3 bytes, cycle-accurate); `pft dump --stats` and
+#    `pft decode --stats` (with kernel_dump.bin) at --jobs 1, 2 and 8, and
+#    the SPEED-UP lines.
 # Ratios: OpenCSD's CPU time over the CLI's (the CLI's includes process start,
 # option parsing, the probe and reading the file).  PFT_BENCH_EXTRA, if set,
 # is a list of further raw PFT files with their options, one per line:
@@ -136,6 +140,13 @@ jobs_case "dump --stats (x4)" "$PFT" dump --stats $REGS "$T/tc2x4.bin"
 jobs_case "dump (listing, 1/8)" "$PFT" dump -o /dev/null $REGS "$T/tc2s.bin"
 # shellcheck disable=SC2086
 jobs_case "decode --stats" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin"
+echo "== --jobs, ETMv3: $MIB MiB of TC2 0x10 (raw ETMv3) (load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
+"$B/bench/bench_etm3" --mib "$MIB" --reps 1 --only pft --save "$T/e3.bin" > /dev/null
+E3REGS="--format raw --etmcr 0x10001860 --etmidr 0x410CF250 --etmccer 0x344008F2 --etmtraceidr 0x10"
+# shellcheck disable=SC2086
+jobs_case "ETMv3 dump --stats" "$PFT" dump --stats $E3REGS "$T/e3.bin"
+# shellcheck disable=SC2086
+jobs_case "ETMv3 decode --stats" "$PFT" decode --stats $E3REGS $IMG "$T/e3.bin"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg) (wall-clock speed-ups need an idle machine)"
 
 echo
