@@ -40,7 +40,7 @@
  * image (pft/image.h) is only read then (an image with a read callback
  * must allow concurrent calls).  Everything else is called from one
  * thread.  Memory: what the caller gives (pft_par_buf) plus, per segment
- * object, PFT_PAR_SNAPSHOTS snapshots (about 0.2 MB with FLOW).
+ * object, its decoders and PFT_PAR_SNAPSHOTS snapshots (about 0.45 MB).
  *
  * Both protocols: with a configuration that describes an ETMv3
  * (pft_etm3_config_features() accepts it: ETMIDR[11:8] = 2) the decoders
