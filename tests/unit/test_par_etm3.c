@@ -2,11 +2,12 @@
 /* Parallel decode (pft/parallel.h) of ETMv3 streams against the serial
  * ETMv3 decoders: TC2's three Cortex-A7 sources (data/TC2, IDs 0x10-0x12,
  * cycle-accurate, with the kernel image), repeated, and corrupted copies of
- * them (bits flipped, bytes cut out, runs zeroed, A-syncs planted), and
- * streams of the ETMv3 generator (pft/etm3gen.h) over random code under
- * random configurations (cycle-accurate or not, context ID sizes,
- * timestamps, branch broadcast, both branch encodings, exceptions that
- * cancel), corrupted too.  Serially: the ETMv3 packet decoder, its packets
+ * them (bits flipped, bytes cut out, runs zeroed, A-syncs planted), and the
+ * same bytes read under other configurations (not cycle-accurate, 4-byte
+ * context IDs, the alternative branch encoding, data tracing), whole and
+ * corrupted.  (Recordings of pft record --protocol etm3 under random
+ * configurations are checked through the CLI: tests/scripts/decode_jobs.py.)
+ * Serially: the ETMv3 packet decoder, its packets
  * one at a time into the ETMv3 flow, the totals counted as the CLI counts
  * them; in parallel: windows of 64 bytes up, split into 1-8 segments,
  * joined in order.  Every flow item (every field, every instruction, every
@@ -449,7 +450,7 @@ static void one_stream(const char *name, const struct pft_config *cfg, struct pf
 
 static void tc2(uint64_t *rng, unsigned ncopies, uint64_t *joined, uint64_t *stretches)
 {
-	char path[1024], name[64];
+	char path[1024], name[96];
 	size_t caplen = 0;
 	uint8_t *cap = check_read_file(check_data_path(path, sizeof path, "TC2/cstrace.bin"), &caplen);
 	struct pft_image *img = pft_image_alloc();
@@ -491,6 +492,28 @@ static void tc2(uint64_t *rng, unsigned ncopies, uint64_t *joined, uint64_t *str
 			corrupt(b, &l, rng);
 			snprintf(name, sizeof name, "TC2 0x%02X corrupted copy %u", id, c);
 			one_stream(name, &cfg, img, b, l, 0, rng, joined, stretches);
+		}
+		/* the same bytes read under other configurations (not
+		   cycle-accurate, 4-byte context IDs, the alternative branch
+		   encoding, data tracing): other packets, errors, other
+		   states to compare */
+		for (c = 0; c < 4; c++) {
+			static const uint32_t cr[4] = { 0x10000860u, 0x1000D000u, 0x10001860u,
+							0x1000186Cu };
+			struct pft_config o = cfg;
+			size_t l = (size_t)n;
+
+			o.etmcr = cr[c];
+			if (c == 2)
+				o.etmidr |= 1u << 20;
+			snprintf(name, sizeof name, "TC2 0x%02X read with ETMCR 0x%08X%s", id,
+				 (unsigned)cr[c], c == 2 ? ", alternative branches" : "");
+			one_stream(name, &o, img, s, l, 0, rng, joined, stretches);
+			memcpy(b, s, (size_t)n);
+			corrupt(b, &l, rng);
+			snprintf(name, sizeof name, "TC2 0x%02X corrupted, read with ETMCR 0x%08X", id,
+				 (unsigned)cr[c]);
+			one_stream(name, &o, img, b, l, 0, rng, joined, stretches);
 		}
 		free(b);
 		free(s);
