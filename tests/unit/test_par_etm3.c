@@ -526,7 +526,7 @@ static void tc2(uint64_t *rng, unsigned ncopies, uint64_t *joined, uint64_t *str
 int main(void)
 {
 	uint64_t rng = check_seed(15), joined = 0, stretches = 0;
-	unsigned ncopies = getenv("PFT_PAR_CASES") ? (unsigned)atoi(getenv("PFT_PAR_CASES")) : 6;
+	unsigned ncopies = getenv("PFT_PAR_CASES") ? (unsigned)atoi(getenv("PFT_PAR_CASES")) : 16;
 
 	tc2(&rng, ncopies, &joined, &stretches);
 	printf("clean streams: %llu of %llu stretches joined a segment\n",
