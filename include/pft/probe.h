@@ -12,7 +12,10 @@
  *     context ID size, timestamps, VMID, PFT version, branch broadcast), each
  *     option with a confidence, found by decoding the stream under every
  *     candidate configuration and scoring bytes lost, errors and the
- *     consistency of the timestamps.  Where the bytes cannot tell an option
+ *     consistency of the timestamps;
+ *   - for every ETMv3 stream, the same way: cycle-accurate, context ID size,
+ *     the branch encoding (original or alternative), data trace,
+ *     timestamps, VMID.  Where the bytes cannot tell an option
  *     (the return stack needs the program image; the version needs VMID or
  *     timestamp packets), its confidence is PFT_PROBE_CONF_NONE and the value
  *     is the default of pft_config_init().
@@ -74,10 +77,12 @@ enum pft_probe_opt {
 	PFT_PROBE_OPT_VMID,           /* ETMCR[30] */
 	PFT_PROBE_OPT_RETURN_STACK,   /* ETMCR[29]: never told by the bytes alone */
 	PFT_PROBE_OPT_BRANCH_BROADCAST, /* ETMCR[8] */
+	PFT_PROBE_OPT_ALT_BRANCH,     /* ETMv3: ETMIDR[20], the alternative branch encoding */
+	PFT_PROBE_OPT_DATA_TRACE,     /* ETMv3: ETMCR[3:2], data values / addresses traced */
 	PFT_PROBE_NR_OPTS
 };
 /* "version", "cycle_accurate", "contextid_bytes", "timestamps", "vmid",
- * "return_stack", "branch_broadcast" */
+ * "return_stack", "branch_broadcast", "alt_branch", "data_trace" */
 PFT_API const char *pft_probe_opt_name(enum pft_probe_opt o);
 
 #define PFT_PROBE_NO_ASYNC UINT64_MAX
@@ -87,7 +92,8 @@ struct pft_probe_stream {
 	uint8_t id;            /* trace ID, or PFT_PROBE_ID_RAW */
 	uint8_t protocol;      /* enum pft_probe_proto */
 	uint8_t proto_conf;    /* enum pft_probe_conf */
-	uint8_t conf[PFT_PROBE_NR_OPTS]; /* PFT: enum pft_probe_conf of each option */
+	uint8_t conf[PFT_PROBE_NR_OPTS]; /* PFT, ETMv3: enum pft_probe_conf of each option
+	                            (ALT_BRANCH and DATA_TRACE: ETMv3 only) */
 	uint64_t bytes;        /* bytes of this ID in the capture */
 	uint64_t probed;       /* bytes the probe looked at (<= bytes; see PFT_PROBE_MAX_STREAM) */
 	/* sync patterns */
@@ -104,13 +110,18 @@ struct pft_probe_stream {
 	/* the best decode as ETMv3 (streams with an A-sync: ETMv3 ones, and PFT
 	 * ones, which are weighed against it; else UINT64_MAX) */
 	uint64_t etm3_lost, etm3_errors, etm3_isync_packets;
+	/* ETMv3 streams: timestamp, VMID and data-trace packets of that decode */
+	uint64_t etm3_timestamps, etm3_vmids, etm3_data;
 	/* read as ITM from the first sync (when ETMv3 was tried and did not fit;
 	 * else UINT64_MAX) */
 	uint64_t itm_packets, itm_reserved, itm_swit;
-	uint64_t alt_lost[PFT_PROBE_NR_OPTS]; /* version, cycle_accurate, contextid_bytes:
+	uint64_t alt_lost[PFT_PROBE_NR_OPTS]; /* version, cycle_accurate, contextid_bytes
+	                            (ETMv3: and alt_branch, data_trace):
 	                            bytes lost by the best candidate with another value
 	                            of the option (UINT64_MAX: it ties) */
-	struct pft_config config; /* PFT: the configuration inferred; ETMTRACEIDR = id */
+	struct pft_config config; /* PFT, ETMv3: the configuration inferred (ETMv3: ETMIDR
+	                             of an ETMv3.5, with bit 20 for the alternative
+	                             encoding); ETMTRACEIDR = id */
 };
 
 #define PFT_PROBE_MAX_STREAMS 128

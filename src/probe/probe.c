@@ -47,7 +47,8 @@ const char *pft_probe_conf_name(enum pft_probe_conf c)
 const char *pft_probe_opt_name(enum pft_probe_opt o)
 {
 	static const char *const n[] = { "version", "cycle_accurate", "contextid_bytes", "timestamps",
-		                         "vmid", "return_stack", "branch_broadcast" };
+		                         "vmid", "return_stack", "branch_broadcast", "alt_branch",
+		                         "data_trace" };
 	return (unsigned)o < PFT_PROBE_NR_OPTS ? n[o] : "?";
 }
 

@@ -12,10 +12,16 @@ void probe_scan_syncs(const uint8_t *buf, size_t len, struct pft_probe_stream *s
 
 /* The best decode of the stream as ETMv3 under candidate configurations
  * (probe_etm3.c): bytes after the first A-sync lost, errors, I-syncs, odd
- * I-syncs, P-headers.  0, or -PFT_E_INTERNAL when no candidate could be
+ * I-syncs, P-headers; the configuration inferred with the confidence and
+ * alt_lost of each ETMv3 option (as pft_probe_stream's); timestamp, VMID
+ * and data packets.  0, or -PFT_E_INTERNAL when no candidate could be
  * decoded. */
 struct probe_e3 {
 	uint64_t lost, errors, isyncs, odd, phdrs, far, atoms;
+	uint64_t timestamps, vmids, data;
+	struct pft_config config;
+	uint8_t conf[PFT_PROBE_NR_OPTS];
+	uint64_t alt_lost[PFT_PROBE_NR_OPTS];
 };
 int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r);
 

@@ -309,6 +309,21 @@ static void classify(struct pft_probe_stream *st, const struct score *b, uint64_
 		? PFT_PROBE_CONF_MEDIUM : PFT_PROBE_CONF_LOW;
 }
 
+/* An ETMv3 stream: the configuration its best ETMv3 decode was read with. */
+static void etm3_options(struct pft_probe_stream *st, const struct probe_e3 *e)
+{
+	unsigned o;
+
+	st->config = e->config;
+	for (o = 0; o < PFT_PROBE_NR_OPTS; o++) {
+		st->conf[o] = e->conf[o];
+		st->alt_lost[o] = e->alt_lost[o];
+	}
+	st->etm3_timestamps = e->timestamps;
+	st->etm3_vmids = e->vmids;
+	st->etm3_data = e->data;
+}
+
 /* Not PFT, with the PFT/ETMv3/ITM sync: ETMv3 when the ETMv3 decoder reads
  * it (nearly) without loss; else ITM when it reads as ITM packets without a
  * reserved header; else ETMv3 with low confidence when it loses much less
@@ -326,6 +341,7 @@ static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t 
 	if (st->etm3_isync_packets > 0 && st->etm3_lost * 50 <= after && st->etm3_errors * 4096 <= after + 4096) {
 		st->proto_conf = st->etm3_lost == 0 && st->etm3_isync_packets >= 2 && after >= 256
 			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
+		etm3_options(st, &e);
 		return;
 	}
 	probe_itm(buf, len, (size_t)st->first_async, &st->itm_packets, &st->itm_reserved, &st->itm_swit);
@@ -338,6 +354,8 @@ static void refine_etm3(struct pft_probe_stream *st, const uint8_t *buf, size_t 
 	} else if (!st->etm3_isync_packets) {
 		st->protocol = PFT_PROBE_PROTO_UNKNOWN;
 	}
+	if (st->protocol == PFT_PROBE_PROTO_ETM3)
+		etm3_options(st, &e);
 }
 
 /* Decodes as PFT: does it decode as ETMv3 as well or better?  ETMv3 P-headers
@@ -371,6 +389,7 @@ static void refine_pft(struct pft_probe_stream *st, const struct score *b, const
 		return; /* PFT decodes better */
 	if (ke < kp || e.errors < b->errors) {
 		st->protocol = PFT_PROBE_PROTO_ETM3;
+		etm3_options(st, &e);
 		st->proto_conf = e.lost == 0 && e.errors == 0 && e.odd == 0 && e.isyncs >= 2 && after >= 256
 			? PFT_PROBE_CONF_HIGH : PFT_PROBE_CONF_MEDIUM;
 		return;
@@ -380,6 +399,7 @@ static void refine_pft(struct pft_probe_stream *st, const struct score *b, const
 	if (e.far != b->far) {
 		if (e.far < b->far) {
 			st->protocol = PFT_PROBE_PROTO_ETM3;
+			etm3_options(st, &e);
 			st->proto_conf = PFT_PROBE_CONF_MEDIUM;
 		}
 		return;
@@ -387,6 +407,7 @@ static void refine_pft(struct pft_probe_stream *st, const struct score *b, const
 	/* ETMv3 traces every instruction: its P-headers carry many atoms */
 	if (e.phdrs >= PROBE_TIE_PHDRS && e.atoms >= 3 * e.phdrs) {
 		st->protocol = PFT_PROBE_PROTO_ETM3;
+		etm3_options(st, &e);
 		st->proto_conf = PFT_PROBE_CONF_MEDIUM;
 		return;
 	}

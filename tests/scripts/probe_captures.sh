@@ -32,6 +32,17 @@ ids = {s["id"]: s for s in tc2["streams"]}
 want("TC2 IDs", sorted(ids), [0x10, 0x11, 0x12, 0x13])
 for i in (0x10, 0x11, 0x12):
     want("TC2 0x%02x protocol" % i, ids[i]["protocol"], "etmv3")
+    # device_5-7.ini: ETMCR 0x10001860 (cycle-accurate, timestamps, no
+    # context ID, no data trace), ETMIDR 0x410CF250 (ETMv3.5, original
+    # branch encoding)
+    for o, v in (("cycle_accurate", True), ("contextid_bytes", 0), ("timestamps", True),
+                 ("alt_branch", False)):
+        want("TC2 0x%02x %s" % (i, o), ids[i]["options"][o]["value"], v)
+        if ids[i]["options"][o]["confidence"] not in ("medium", "high"):
+            bad.append("TC2 0x%02x %s: confidence %s" % (i, o, ids[i]["options"][o]["confidence"]))
+    want("TC2 0x%02x data_trace" % i, ids[i]["options"]["data_trace"]["value"], "off")
+    want("TC2 0x%02x options" % i, ids[i]["options_line"],
+         "--format frames --id 0x%02x --etmidr 0x410cf250 --cycle-accurate --timestamps" % i)
 p = ids[0x13]
 want("TC2 0x13 protocol", p["protocol"], "pft")
 want("TC2 0x13 bytes", p["bytes"], 4533)
@@ -62,6 +73,21 @@ if ! "$PFT_BIN" decode "$T/cstrace.bin" $opts --image "$PFT_DATA/TC2/kernel_dump
 else
 	echo "ok   pft decode cstrace.bin $opts: no error"
 fi
+
+# the ETMv3 streams with the probe's options decode as with the snapshot's
+# registers (whose decode equals DS-5's, etm3_decode)
+for id in 0x10 0x11 0x12; do
+	opts=$(python3 -c 'import json,sys; print([s for s in json.load(open(sys.argv[1]))["streams"] if s["id"]==int(sys.argv[2],16)][0]["options_line"])' "$T/tc2.json" $id)
+	# shellcheck disable=SC2086
+	"$PFT_BIN" decode "$T/cstrace.bin" $opts --image "$PFT_DATA/TC2/kernel_dump.bin@0xC0008000" \
+		--format addrs > "$T/e3probe" 2> "$T/err" || true
+	"$PFT_BIN" decode "$PFT_DATA/TC2" --id $id --format addrs > "$T/e3snap" 2>/dev/null || true
+	if [ -s "$T/e3snap" ] && cmp -s "$T/e3probe" "$T/e3snap"; then
+		echo "ok   pft decode cstrace.bin $opts: $(wc -l < "$T/e3snap") instructions, as with the snapshot"
+	else
+		echo "FAIL ETMv3 0x$id with the probe's options ($opts) differs from the snapshot's decode: $(head -c 300 "$T/err")"; fail=1
+	fi
+done
 
 # pft decode / pft dump on the bare file, no layout or ID option: one line on
 # stderr saying what was assumed, the PTM stream (0x13) only, ETMv3 skipped;
@@ -120,7 +146,7 @@ set +e
 : > "$T/empty.bin"; "$PFT_BIN" probe "$T/empty.bin" > /dev/null 2>&1; rc3=$?
 "$PFT_BIN" probe --format bogus "$T/rand.bin" > /dev/null 2>&1; rc4=$?
 set -e
-[ $rc = 1 ] && grep -q "no PFT stream" "$T/r" || { echo "FAIL random bytes: exit $rc"; cat "$T/r"; fail=1; }
+[ $rc = 1 ] && grep -q "no PFT or ETMv3 stream" "$T/r" || { echo "FAIL random bytes: exit $rc"; cat "$T/r"; fail=1; }
 [ $rc2 = 2 ] || { echo "FAIL missing file: exit $rc2"; fail=1; }
 [ $rc3 = 1 ] || { echo "FAIL empty file: exit $rc3"; fail=1; }
 [ $rc4 = 2 ] || { echo "FAIL bad --format: exit $rc4"; fail=1; }

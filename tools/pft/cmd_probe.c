@@ -93,7 +93,7 @@ static int probe_snapshot(const char *dir, int json, FILE *out, enum pft_probe_l
 			probe_print_json(out, src.buffer_file, rep);
 		else
 			probe_print_text(out, src.buffer_file, rep);
-		if (pft_probe_pft_count(rep))
+		if (probe_readable_count(rep))
 			rc = PFT_EXIT_OK;
 		if (json)
 			continue;
@@ -124,11 +124,12 @@ static int probe_snapshot(const char *dir, int json, FILE *out, enum pft_probe_l
 				if (ps->id != s2.trace_id && !(ps->id == PFT_PROBE_ID_RAW && rep->nstreams == 1))
 					continue;
 				fprintf(out, "; probe: %s", pft_probe_proto_name((enum pft_probe_proto)ps->protocol));
-				if (ps->protocol == PFT_PROBE_PROTO_PFT) {
+				if (ps->protocol == PFT_PROBE_PROTO_PFT || ps->protocol == PFT_PROBE_PROTO_ETM3) {
 					unsigned o, none = 0;
 					fprintf(out, " ETMCR 0x%08x", (unsigned)ps->config.etmcr);
 					for (o = 0; o < PFT_PROBE_NR_OPTS; o++)
-						if (ps->conf[o] == PFT_PROBE_CONF_NONE)
+						if (probe_opt_shown(ps, (enum pft_probe_opt)o) &&
+						    ps->conf[o] == PFT_PROBE_CONF_NONE)
 							fprintf(out, "%s%s", none++ ? ", " : " (the bytes cannot tell: ",
 								pft_probe_opt_name((enum pft_probe_opt)o));
 					if (none)
@@ -214,7 +215,7 @@ int cmd_probe(int argc, char **argv)
 				probe_print_text(out, path, rep);
 			if (total > len && !json)
 				fprintf(out, "(only the first %zu of %llu bytes were probed)\n", len, total);
-			rc = pft_probe_pft_count(rep) ? PFT_EXIT_OK : PFT_EXIT_DATA;
+			rc = probe_readable_count(rep) ? PFT_EXIT_OK : PFT_EXIT_DATA;
 		}
 		free(buf);
 	}

@@ -113,7 +113,7 @@ void input_probe_say(const struct pft_probe_report *rep, const char *path, const
 void input_probe_hint(const struct input *in, const char *cmd)
 {
 	const char *path = in->buffer_path ? in->buffer_path : in->path;
-	const struct pft_probe_stream *s = NULL, *first = NULL;
+	const struct pft_probe_stream *s = NULL, *first = NULL, *e3 = NULL;
 	struct pft_probe_report *rep;
 	struct pft_features used, f;
 	char opts[512], why[256];
@@ -139,8 +139,10 @@ void input_probe_hint(const struct input *in, const char *cmd)
 		    pft_frame_format_name(in->format));
 		s = first;
 	} else if (s && s->protocol != PFT_PROBE_PROTO_PFT) {
-		if (s->protocol == PFT_PROBE_PROTO_ETM3 && !input_is_etm3(&in->config))
+		if (s->protocol == PFT_PROBE_PROTO_ETM3 && !input_is_etm3(&in->config)) {
 			etm3_id = s->id;
+			e3 = s;
+		}
 		cat(why, sizeof why, "trace ID 0x%02x looks like %s, not PFT", s->id,
 		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
 		s = first;
@@ -162,10 +164,13 @@ void input_probe_hint(const struct input *in, const char *cmd)
 			snprintf(why, sizeof why, "%s", tmp);
 		}
 	}
-	if (etm3_id >= 0 && (!strcmp(cmd, "dump") || !strcmp(cmd, "decode")))
+	if (etm3_id >= 0 && (!strcmp(cmd, "dump") || !strcmp(cmd, "decode"))) {
+		probe_options(rep, e3, opts, sizeof opts);
 		cli_error(cmd, "to read trace ID 0x%02x as ETMv3, give its registers: --etmidr with 2 "
 			  "in bits [11:8] (0x410CF250 is an ETMv3.5) and --cycle-accurate / "
-			  "--timestamps as programmed, or the snapshot folder", etm3_id);
+			  "--timestamps as programmed, or the snapshot folder (the probe's guess: %s)",
+			  etm3_id, opts);
+	}
 	if (why[0] && s && s->protocol == PFT_PROBE_PROTO_PFT) {
 		probe_options(rep, s, opts, sizeof opts);
 		cli_error(cmd, "%s: try %s (see pft probe %s)", why, opts, path);

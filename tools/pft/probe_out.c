@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "pft/etm3.h"
 #include "probe_out.h"
 
 static void cat(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -30,6 +31,39 @@ static struct pft_features feats(const struct pft_probe_stream *s)
 	return f;
 }
 
+static struct pft_etm3_features feats3(const struct pft_probe_stream *s)
+{
+	struct pft_etm3_features f;
+	pft_etm3_config_features(&s->config, &f, NULL, 0);
+	return f;
+}
+
+static int readable(const struct pft_probe_stream *s)
+{
+	return s->protocol == PFT_PROBE_PROTO_PFT || s->protocol == PFT_PROBE_PROTO_ETM3;
+}
+
+unsigned probe_readable_count(const struct pft_probe_report *rep)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < rep->nstreams; i++)
+		n += readable(&rep->streams[i]);
+	return n;
+}
+
+int probe_opt_shown(const struct pft_probe_stream *s, enum pft_probe_opt o)
+{
+	if (s->protocol == PFT_PROBE_PROTO_ETM3)
+		return o == PFT_PROBE_OPT_CYCLE_ACCURATE || o == PFT_PROBE_OPT_CONTEXTID ||
+		       o == PFT_PROBE_OPT_ALT_BRANCH || o == PFT_PROBE_OPT_DATA_TRACE ||
+		       o == PFT_PROBE_OPT_TIMESTAMPS || o == PFT_PROBE_OPT_VMID;
+	return s->protocol == PFT_PROBE_PROTO_PFT && o != PFT_PROBE_OPT_ALT_BRANCH &&
+	       o != PFT_PROBE_OPT_DATA_TRACE;
+}
+
+static const char *const data_trace_names[4] = { "off", "values", "addresses", "values+addresses" };
+
 char *probe_options(const struct pft_probe_report *rep, const struct pft_probe_stream *s,
                     char *buf, size_t cap)
 {
@@ -39,6 +73,24 @@ char *probe_options(const struct pft_probe_report *rep, const struct pft_probe_s
 	cat(buf, cap, "--format %s", pft_probe_layout_name((enum pft_probe_layout)rep->layout));
 	if (rep->layout == PFT_PROBE_LAYOUT_FRAMES || rep->layout == PFT_PROBE_LAYOUT_TPIU)
 		cat(buf, cap, " --id 0x%02x", s->id);
+	if (s->protocol == PFT_PROBE_PROTO_ETM3) {
+		struct pft_etm3_features e = feats3(s);
+
+		/* the ETMIDR says ETMv3 (and the branch encoding) */
+		cat(buf, cap, " --etmidr 0x%08x", (unsigned)s->config.etmidr);
+		if (s->config.etmcr & (PFT_ETM3_ETMCR_DATA_VALUE | PFT_ETM3_ETMCR_DATA_ADDRESS))
+			cat(buf, cap, " --etmcr 0x%x", (unsigned)(s->config.etmcr & (PFT_ETM3_ETMCR_DATA_VALUE |
+										  PFT_ETM3_ETMCR_DATA_ADDRESS)));
+		if (e.cycle_accurate)
+			cat(buf, cap, " --cycle-accurate");
+		if (e.contextid_bytes)
+			cat(buf, cap, " --contextid-bytes %u", e.contextid_bytes);
+		if (e.timestamps)
+			cat(buf, cap, " --timestamps");
+		if (e.vmid)
+			cat(buf, cap, " --vmid");
+		return buf;
+	}
 	if (s->protocol != PFT_PROBE_PROTO_PFT)
 		return buf;
 	if (f.minor == 0)
@@ -119,6 +171,23 @@ static const char *opt_value(const struct pft_probe_stream *s, enum pft_probe_op
 {
 	struct pft_features f = feats(s);
 
+	if (s->protocol == PFT_PROBE_PROTO_ETM3) {
+		struct pft_etm3_features e = feats3(s);
+
+		switch (o) {
+		case PFT_PROBE_OPT_VERSION: snprintf(b, cap, "3.%u", e.minor); break;
+		case PFT_PROBE_OPT_CYCLE_ACCURATE: snprintf(b, cap, "%s", e.cycle_accurate ? "yes" : "no"); break;
+		case PFT_PROBE_OPT_CONTEXTID: snprintf(b, cap, "%u", e.contextid_bytes); break;
+		case PFT_PROBE_OPT_TIMESTAMPS: snprintf(b, cap, "%s", e.timestamps ? "yes" : "no"); break;
+		case PFT_PROBE_OPT_VMID: snprintf(b, cap, "%s", e.vmid ? "yes" : "no"); break;
+		case PFT_PROBE_OPT_ALT_BRANCH: snprintf(b, cap, "%s", e.alt_branch ? "yes" : "no"); break;
+		case PFT_PROBE_OPT_DATA_TRACE:
+			snprintf(b, cap, "%s", data_trace_names[(e.data_value ? 1 : 0) | (e.data_address ? 2 : 0)]);
+			break;
+		default: snprintf(b, cap, "?"); break;
+		}
+		return b;
+	}
 	switch (o) {
 	case PFT_PROBE_OPT_VERSION: snprintf(b, cap, "1.%u", f.minor); break;
 	case PFT_PROBE_OPT_CYCLE_ACCURATE: snprintf(b, cap, "%s", f.cycle_accurate ? "yes" : "no"); break;
@@ -135,7 +204,15 @@ static const char *opt_value(const struct pft_probe_stream *s, enum pft_probe_op
 /* why the probe holds option o */
 static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt o, char *b, size_t cap)
 {
+	int e3 = s->protocol == PFT_PROBE_PROTO_ETM3;
+	uint64_t lost = e3 ? s->etm3_lost : s->lost;
+
 	b[0] = 0;
+	if (e3 && o == PFT_PROBE_OPT_DATA_TRACE && s->conf[o] == PFT_PROBE_CONF_LOW &&
+	    s->alt_lost[o] == UINT64_MAX) {
+		cat(b, cap, "no data header in the stream: off, or on with nothing traced");
+		return b;
+	}
 	if (s->conf[o] == PFT_PROBE_CONF_NONE) {
 		if (o == PFT_PROBE_OPT_RETURN_STACK)
 			cat(b, cap, "the bytes cannot tell: needs the program image");
@@ -150,20 +227,24 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 	case PFT_PROBE_OPT_VERSION:
 	case PFT_PROBE_OPT_CYCLE_ACCURATE:
 	case PFT_PROBE_OPT_CONTEXTID:
-		if (s->alt_lost[o] == UINT64_MAX)
+	case PFT_PROBE_OPT_ALT_BRANCH:
+	case PFT_PROBE_OPT_DATA_TRACE:
+		if (e3 && o == PFT_PROBE_OPT_CYCLE_ACCURATE && s->alt_lost[o] == UINT64_MAX)
+			cat(b, cap, "I-syncs with a cycle count (0x70)");
+		else if (s->alt_lost[o] == UINT64_MAX)
 			cat(b, cap, "larger sizes decode as well: the smallest that decodes");
-		else if (s->alt_lost[o] > s->lost)
+		else if (s->alt_lost[o] > lost)
 			cat(b, cap, "any other value loses %llu more bytes to errors",
-			    (unsigned long long)(s->alt_lost[o] - s->lost));
+			    (unsigned long long)(s->alt_lost[o] - lost));
 		else
 			cat(b, cap, "any other value decodes worse (odd I-syncs, errors, "
 			    "timestamps going backwards)");
 		break;
 	case PFT_PROBE_OPT_TIMESTAMPS:
-		cat(b, cap, "%llu timestamp packets", (unsigned long long)s->timestamps);
+		cat(b, cap, "%llu timestamp packets", (unsigned long long)(e3 ? s->etm3_timestamps : s->timestamps));
 		break;
 	case PFT_PROBE_OPT_VMID:
-		cat(b, cap, "%llu VMID packets", (unsigned long long)s->vmids);
+		cat(b, cap, "%llu VMID packets", (unsigned long long)(e3 ? s->etm3_vmids : s->vmids));
 		break;
 	case PFT_PROBE_OPT_BRANCH_BROADCAST:
 		cat(b, cap, "%llu E atoms, %llu branch packets", (unsigned long long)s->e_atoms,
@@ -178,7 +259,7 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 void probe_print_text(FILE *out, const char *path, const struct pft_probe_report *rep)
 {
 	char b[1024], v[32], w[256], idb[8];
-	unsigned i, o, npft = pft_probe_pft_count(rep);
+	unsigned i, o, nread = 0;
 
 	fprintf(out, "capture %s: %llu bytes\n", path, (unsigned long long)rep->capture_len);
 	fprintf(out, "layout: %s (confidence %s)", pft_probe_layout_name((enum pft_probe_layout)rep->layout),
@@ -215,22 +296,24 @@ void probe_print_text(FILE *out, const char *path, const struct pft_probe_report
 			fprintf(out, " %s", opt_value(s, PFT_PROBE_OPT_VERSION, v, sizeof v));
 		fprintf(out, " (confidence %s): %s\n",
 			pft_probe_conf_name((enum pft_probe_conf)s->proto_conf), b);
-		if (s->protocol != PFT_PROBE_PROTO_PFT)
+		if (!readable(s))
 			continue;
+		nread++;
 		for (o = 0; o < PFT_PROBE_NR_OPTS; o++)
-			fprintf(out, "       %-17s %-4s %-6s %s\n", pft_probe_opt_name((enum pft_probe_opt)o),
+			if (probe_opt_shown(s, (enum pft_probe_opt)o))
+				fprintf(out, "       %-17s %-4s %-6s %s\n", pft_probe_opt_name((enum pft_probe_opt)o),
 				opt_value(s, (enum pft_probe_opt)o, v, sizeof v),
 				pft_probe_conf_name((enum pft_probe_conf)s->conf[o]),
 				opt_why(s, (enum pft_probe_opt)o, w, sizeof w));
 	}
-	if (!npft) {
-		fprintf(out, "no PFT stream found: nothing for pft dump or pft decode\n");
+	if (!nread) {
+		fprintf(out, "no PFT or ETMv3 stream found: nothing for pft dump or pft decode\n");
 		return;
 	}
 	fprintf(out, "to read it:\n");
 	for (i = 0; i < rep->nstreams; i++) {
 		const struct pft_probe_stream *s = &rep->streams[i];
-		if (s->protocol != PFT_PROBE_PROTO_PFT)
+		if (!readable(s))
 			continue;
 		probe_options(rep, s, b, sizeof b);
 		fprintf(out, "  pft dump %s %s\n", path, b);
@@ -292,16 +375,21 @@ void probe_print_json(FILE *out, const char *path, const struct pft_probe_report
 			fprintf(out, ",\"etm3_lost\":%llu,\"etm3_errors\":%llu,\"etm3_isyncs\":%llu",
 				(unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
 				(unsigned long long)s->etm3_isync_packets);
-		if (s->protocol == PFT_PROBE_PROTO_PFT) {
+		if (readable(s)) {
+			int first = 1;
+
 			fprintf(out, ",\"etmcr\":\"0x%08x\",\"etmidr\":\"0x%08x\",\"options\":{",
 				(unsigned)s->config.etmcr, (unsigned)s->config.etmidr);
 			for (o = 0; o < PFT_PROBE_NR_OPTS; o++) {
+				if (!probe_opt_shown(s, (enum pft_probe_opt)o))
+					continue;
 				opt_value(s, (enum pft_probe_opt)o, v, sizeof v);
-				fprintf(out, "%s\"%s\":{\"value\":", o ? "," : "",
+				fprintf(out, "%s\"%s\":{\"value\":", first ? "" : ",",
 					pft_probe_opt_name((enum pft_probe_opt)o));
+				first = 0;
 				if (!strcmp(v, "yes") || !strcmp(v, "no"))
 					fprintf(out, "%s", v[0] == 'y' ? "true" : "false");
-				else if (o == PFT_PROBE_OPT_VERSION)
+				else if (o == PFT_PROBE_OPT_VERSION || o == PFT_PROBE_OPT_DATA_TRACE)
 					json_str(out, v);
 				else
 					fprintf(out, "%s", v);

@@ -30,4 +30,12 @@ void probe_print_json(FILE *out, const char *path, const struct pft_probe_report
 int probe_read_file(const char *cmd, const char *path, size_t max, unsigned char **buf,
                     size_t *len, unsigned long long *total);
 
+/* Streams pft dump and pft decode read: PFT and ETMv3 ones. */
+unsigned probe_readable_count(const struct pft_probe_report *rep);
+
+/* The options the probe reports for a stream of its protocol (PFT: all but
+ * alt_branch and data_trace; ETMv3: cycle_accurate, contextid_bytes,
+ * alt_branch, data_trace, timestamps, vmid; others: none). */
+int probe_opt_shown(const struct pft_probe_stream *s, enum pft_probe_opt o);
+
 #endif
