@@ -10,7 +10,7 @@
 #include "pft/snapshot.h"
 #include "probe_out.h"
 
-const char *const cmd_probe_summary = "tell the layout, trace IDs, protocols and PTM options of a capture";
+const char *const cmd_probe_summary = "tell the layout, trace IDs, protocols and PTM/ETMv3 options of a capture";
 
 #define PROBE_MAX_CAPTURE (256u << 20)
 
@@ -25,7 +25,9 @@ static void usage(FILE *out)
 		"with its byte count and the protocol it looks like (PFT 1.0/1.1, ETMv3,\n"
 		"ETMv4/ETE, STM, ITM, unknown) with the evidence, and for each PFT stream\n"
 		"the PTM options the bytes imply (cycle-accurate, context ID size,\n"
-		"timestamps, VMID, version, branch broadcast), each with a confidence; 'none'\n"
+		"timestamps, VMID, version, branch broadcast), for each ETMv3 stream its\n"
+		"options (cycle-accurate, context ID size, branch encoding, data trace,\n"
+		"timestamps, VMID), each with a confidence; 'none'\n"
 		"means the bytes cannot tell.  Ends with the pft dump and pft decode command\n"
 		"lines to use.\n"
 		"See doc/probe.md.\n"
@@ -40,7 +42,8 @@ static void usage(FILE *out)
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           this text\n"
 		"\n"
-		"Exit status: 0 when a PFT stream was found, 1 when none was, 2 on a usage or\n"
+		"Exit status: 0 when a PFT or ETMv3 stream was found, 1 when none was, 2 on a\n"
+		"usage or\n"
 		"read error.\n"
 		"\n"
 		"Examples:\n"
