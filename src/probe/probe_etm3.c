@@ -8,9 +8,10 @@
  * by the bytes after the first A-sync lost to errors plus 8 per odd I-sync
  * (an ARM-state address that is not word aligned: bytes of other packets
  * read as one), then errors.  When the best of them meets data-trace
- * headers (which are errors while data is not traced), the same
- * configuration is decoded again with data values, data addresses, and
- * both traced, and the best of all wins.
+ * headers (which are errors while data is not traced), the 16 are decoded
+ * again with data values, data addresses, and both traced (64 in all), and
+ * the best of all wins; readings that tie are told apart by what the data
+ * packets hold (value bytes, addresses).
  *
  * The options (doc/probe.md, "ETMv3 options"): cycle-accurate, context ID
  * size, branch encoding and data trace are told by the candidates, as for
@@ -26,11 +27,12 @@
 #include "probe_int.h"
 
 #define NCAND 16
-#define NDATA 3 /* data-trace variants of the best candidate */
+#define NALL (4 * NCAND) /* with data values, addresses, both traced */
 
 struct e3score {
 	uint64_t len, first_async, lost, errors, isyncs, odd, phdrs, far, atoms;
 	uint64_t timestamps, vmids, data, no_data, cc_isyncs, plain_on;
+	uint64_t data_val, data_addr; /* data packets with value bytes, with an address */
 	int pending;
 	uint32_t hi;
 };
@@ -77,6 +79,8 @@ static int account(const struct pft_etm3_packet *p, void *arg)
 	case PFT_ETM3_DATA_SUPPRESSED:
 	case PFT_ETM3_STORE_FAILED:
 		s->data++;
+		s->data_val += p->data_size > 0 || p->type == PFT_ETM3_STORE_FAILED;
+		s->data_addr += (p->flags & PFT_E3F_DADDR) != 0;
 		break;
 	case PFT_ETM3_ERROR:
 		if (p->reason == PFT_E3ERR_TRUNCATED && p->offset + p->size >= s->len)
@@ -94,11 +98,13 @@ static int account(const struct pft_etm3_packet *p, void *arg)
 	return 0;
 }
 
-/* Candidate c (0..15: bits 1:0 context ID size 0, 1, 2, 4 bytes, bit 2
- * cycle-accurate, bit 3 the alternative branch encoding) with data trace d
- * (ETMCR[3:2]: 0 none, 1 values, 2 addresses, 3 both). */
-static void cand_config(unsigned c, unsigned d, struct pft_config *cfg)
+/* Candidate i: c = i % 16 (bits 1:0 context ID size 0, 1, 2, 4 bytes, bit
+ * 2 cycle-accurate, bit 3 the alternative branch encoding) with data trace
+ * d = i / 16 (ETMCR[3:2]: 0 none, 1 values, 2 addresses, 3 both). */
+static void cand_config(unsigned i, struct pft_config *cfg)
 {
+	unsigned c = i % NCAND, d = i / NCAND;
+
 	pft_config_init(cfg);
 	cfg->etmidr = 0x410CF250u | ((c & 8) ? PFT_ETM3_ETMIDR_ALT_BRANCH : 0); /* ETMv3.5 (Cortex-A7) */
 	cfg->etmccer = 0x344008F2u;
@@ -120,12 +126,11 @@ static int same(const struct e3score *a, const struct e3score *b)
 	return key(a) == key(b) && a->errors == b->errors;
 }
 
-/* The value of option o in candidate i (i >= NCAND: data variant i - NCAND
- * + 1 of candidate best). */
-static unsigned opt_of(unsigned i, unsigned best, enum pft_probe_opt o)
+/* The value of option o in candidate i. */
+static unsigned opt_of(unsigned i, enum pft_probe_opt o)
 {
 	static const uint8_t cid[4] = { 0, 1, 2, 4 };
-	unsigned c = i < NCAND ? i : best, d = i < NCAND ? 0 : i - NCAND + 1;
+	unsigned c = i % NCAND, d = i / NCAND;
 
 	switch (o) {
 	case PFT_PROBE_OPT_CYCLE_ACCURATE: return (c >> 2) & 1;
@@ -138,15 +143,15 @@ static unsigned opt_of(unsigned i, unsigned best, enum pft_probe_opt o)
 
 /* How sure option o is: the best decode with another value of it against
  * the winner's (as opt_conf() does for PFT). */
-static uint8_t opt_conf(const struct e3score *sc, unsigned n, unsigned best, unsigned win,
-			enum pft_probe_opt o, uint64_t after, uint64_t *alt_lost)
+static uint8_t opt_conf(const struct e3score *sc, unsigned n, unsigned win, enum pft_probe_opt o,
+			uint64_t after, uint64_t *alt_lost)
 {
 	const struct e3score *w = &sc[win], *a = NULL;
 	unsigned i;
 	uint64_t margin;
 
 	for (i = 0; i < n; i++)
-		if (opt_of(i, best, o) != opt_of(win, best, o) && (!a || better(&sc[i], a)))
+		if (opt_of(i, o) != opt_of(win, o) && (!a || better(&sc[i], a)))
 			a = &sc[i];
 	if (!a)
 		return PFT_PROBE_CONF_NONE; /* no candidate had another value */
@@ -157,7 +162,7 @@ static uint8_t opt_conf(const struct e3score *sc, unsigned n, unsigned best, uns
 		if (o != PFT_PROBE_OPT_CONTEXTID)
 			return PFT_PROBE_CONF_NONE;
 		for (i = 0; i < n; i++)
-			if (same(&sc[i], w) && opt_of(i, best, o) < opt_of(win, best, o))
+			if (same(&sc[i], w) && opt_of(i, o) < opt_of(win, o))
 				return PFT_PROBE_CONF_NONE;
 		return PFT_PROBE_CONF_LOW;
 	}
@@ -170,8 +175,7 @@ static uint8_t opt_conf(const struct e3score *sc, unsigned n, unsigned best, uns
 	return PFT_PROBE_CONF_LOW;
 }
 
-static void infer(struct probe_e3 *r, const struct e3score *sc, unsigned n, unsigned best,
-		  unsigned win)
+static void infer(struct probe_e3 *r, const struct e3score *sc, unsigned n, unsigned win)
 {
 	const struct e3score *w = &sc[win];
 	uint64_t after = w->first_async == PFT_PROBE_NO_ASYNC ? 0 : w->len - w->first_async;
@@ -181,27 +185,34 @@ static void infer(struct probe_e3 *r, const struct e3score *sc, unsigned n, unsi
 		r->conf[o] = PFT_PROBE_CONF_NONE;
 		r->alt_lost[o] = UINT64_MAX;
 	}
-	cand_config(win < NCAND ? win : best, win < NCAND ? 0 : win - NCAND + 1, &r->config);
+	cand_config(win, &r->config);
 	r->config.etmcr &= ~(1u << 28); /* timestamps: from their packets below */
 	r->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] =
-		opt_conf(sc, n, best, win, PFT_PROBE_OPT_CYCLE_ACCURATE, after,
+		opt_conf(sc, n, win, PFT_PROBE_OPT_CYCLE_ACCURATE, after,
 			 &r->alt_lost[PFT_PROBE_OPT_CYCLE_ACCURATE]);
 	if (w->cc_isyncs) /* I-sync with cycle count: cycle-accurate for sure */
 		r->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] = PFT_PROBE_CONF_HIGH;
-	else if (w->plain_on && !(win < NCAND ? win & 4 : best & 4) &&
+	else if (w->plain_on && !(win & 4) &&
 		 r->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] < PFT_PROBE_CONF_MEDIUM)
 		/* trace turned on with I-syncs without a cycle count: a
 		   cycle-accurate ETM gives them one (TC2's A7s and the
 		   generator do; only periodic ones go without) */
 		r->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] = PFT_PROBE_CONF_MEDIUM;
-	r->conf[PFT_PROBE_OPT_CONTEXTID] = opt_conf(sc, n, best, win, PFT_PROBE_OPT_CONTEXTID, after,
+	r->conf[PFT_PROBE_OPT_CONTEXTID] = opt_conf(sc, n, win, PFT_PROBE_OPT_CONTEXTID, after,
 						    &r->alt_lost[PFT_PROBE_OPT_CONTEXTID]);
-	r->conf[PFT_PROBE_OPT_ALT_BRANCH] = opt_conf(sc, n, best, win, PFT_PROBE_OPT_ALT_BRANCH, after,
+	r->conf[PFT_PROBE_OPT_ALT_BRANCH] = opt_conf(sc, n, win, PFT_PROBE_OPT_ALT_BRANCH, after,
 						     &r->alt_lost[PFT_PROBE_OPT_ALT_BRANCH]);
 	if (n > NCAND) {
+		unsigned shown = (w->data_val ? 1u : 0u) | (w->data_addr ? 2u : 0u);
+
 		r->conf[PFT_PROBE_OPT_DATA_TRACE] =
-			opt_conf(sc, n, best, win, PFT_PROBE_OPT_DATA_TRACE, after,
+			opt_conf(sc, n, win, PFT_PROBE_OPT_DATA_TRACE, after,
 				 &r->alt_lost[PFT_PROBE_OPT_DATA_TRACE]);
+		/* values only and both read alike when no packet has an address
+		   (addresses only and both, when none has value bytes): the
+		   packets say which */
+		if (r->conf[PFT_PROBE_OPT_DATA_TRACE] == PFT_PROBE_CONF_NONE && win / NCAND == shown)
+			r->conf[PFT_PROBE_OPT_DATA_TRACE] = PFT_PROBE_CONF_MEDIUM;
 	} else if (w->isyncs >= 2 && !w->errors) {
 		/* no data header at all: data trace off, or on with nothing
 		   traced */
@@ -220,41 +231,50 @@ static void infer(struct probe_e3 *r, const struct e3score *sc, unsigned n, unsi
 	r->data = w->data;
 }
 
+/* Candidate a reads the stream better than b; of two data-trace readings
+ * that read it alike, the one whose kind its data packets show (value
+ * bytes: values traced; addresses: addresses traced). */
+static int wins(const struct e3score *sc, unsigned a, unsigned b)
+{
+	const struct e3score *s = &sc[a];
+	unsigned shown = (s->data_val ? 1u : 0u) | (s->data_addr ? 2u : 0u);
+
+	return better(s, &sc[b]) ||
+	       (same(s, &sc[b]) && a / NCAND && a / NCAND == shown && b / NCAND != shown);
+}
+
 int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 {
-	struct e3score sc[NCAND + NDATA];
-	unsigned c, n = NCAND, best = NCAND, win;
+	struct e3score sc[NALL];
+	unsigned c, n = NCAND, win = NALL;
 
-	for (c = 0; c < NCAND + NDATA; c++) {
+	for (c = 0; c < NALL; c++) {
 		struct pft_config cfg;
 		struct e3score *s = &sc[c];
 
 		if (c == NCAND) {
-			/* data headers derailed the best: decode it with data traced */
-			if (best == NCAND || !sc[best].no_data)
+			/* data headers derailed the best: every candidate again
+			   with data traced */
+			if (win == NALL || !sc[win].no_data)
 				break;
-			n = NCAND + NDATA;
+			n = NALL;
 		}
 		memset(s, 0, sizeof(*s));
 		s->len = len;
 		s->first_async = PFT_PROBE_NO_ASYNC;
-		cand_config(c < NCAND ? c : best, c < NCAND ? 0 : c - NCAND + 1, &cfg);
+		cand_config(c, &cfg);
 		if (pft_etm3_decode_buffer(&cfg, buf, len, account, s) < 0) {
 			s->lost = s->errors = UINT64_MAX / 16; /* never the best */
 			continue;
 		}
 		/* I-syncs with a cycle count come from a cycle-accurate ETM; a
 		   decode without it may read the same bytes as well */
-		if (c < NCAND && (best == NCAND || better(s, &sc[best]) ||
-				  (same(s, &sc[best]) && s->cc_isyncs && (c & 4) && !(best & 4))))
-			best = c;
-	}
-	if (best == NCAND)
-		return -PFT_E_INTERNAL;
-	win = best;
-	for (c = NCAND; c < n; c++)
-		if (better(&sc[c], &sc[win]))
+		if (win == NALL || wins(sc, c, win) ||
+		    (same(s, &sc[win]) && s->cc_isyncs && (c & 4) && !(win & 4) && c / NCAND == win / NCAND))
 			win = c;
+	}
+	if (win == NALL)
+		return -PFT_E_INTERNAL;
 	r->lost = sc[win].lost;
 	r->errors = sc[win].errors;
 	r->isyncs = sc[win].isyncs;
@@ -262,6 +282,6 @@ int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 	r->phdrs = sc[win].phdrs;
 	r->far = sc[win].far;
 	r->atoms = sc[win].atoms;
-	infer(r, sc, n, best, win);
+	infer(r, sc, n, win);
 	return 0;
 }

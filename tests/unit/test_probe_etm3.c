@@ -27,8 +27,8 @@ static size_t put(struct pft_etm3_encoder *enc, const struct pft_etm3_packet *p,
 	return r > 0 ? w + (size_t)r : w;
 }
 
-static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, uint32_t base, uint8_t *out,
-                  uint64_t *rng)
+static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, int data, uint32_t base,
+                  uint8_t *out, uint64_t *rng)
 {
 	struct pft_etm3_encoder *enc = pft_etm3_encoder_alloc(cfg);
 	struct pft_etm3_packet p;
@@ -70,7 +70,16 @@ static size_t gen(const struct pft_config *cfg, int ca, int cid, int ts, uint32_
 			first = 0;
 			continue;
 		}
-		if (check_rand(rng) % 4 == 0) {
+		if (data && check_rand(rng) % 5 == 0) {
+			/* a load or store: its value and/or its address (ETMCR[3:2]) */
+			p.type = PFT_ETM3_DATA;
+			p.data_size = (data & 1) ? 4 : 0;
+			p.data_value = (data & 1) ? (uint32_t)check_rand(rng) : 0;
+			if (data & 2) {
+				p.flags |= PFT_E3F_DADDR;
+				p.address = 0x20000000u + ((uint32_t)check_rand(rng) & 0xFFFCu);
+			}
+		} else if (check_rand(rng) % 4 == 0) {
 			p.type = PFT_ETM3_BRANCH;
 			if (check_rand(rng) % 8 == 0)
 				isa = isa == PFT_ISA_ARM ? PFT_ISA_THUMB : PFT_ISA_ARM;
@@ -126,7 +135,7 @@ int main(void)
 		cfg.etmccer = 0x344008F2u;
 		cfg.etmcr = (ca ? 1u << 12 : 0) | ((uint32_t)cid << 14) | (ts ? 1u << 28 : 0);
 		cfg.etmtraceidr = 0x10;
-		n = gen(&cfg, ca, cid, ts, base, e3, &rng);
+		n = gen(&cfg, ca, cid, ts, 0, base, e3, &rng);
 		CHECK(n >= LEN);
 
 		rep.size = sizeof rep;
@@ -165,6 +174,60 @@ int main(void)
 			if (rep.streams[i].id == 0x10)
 				CHECK_EQ(rep.streams[i].protocol, PFT_PROBE_PROTO_ETM3);
 		}
+	}
+	/* the options of ETMv3 streams, data trace included: every claim of
+	 * confidence medium or high is the configuration written */
+	for (c = 0; c < 32; c++) {
+		static const uint8_t cids[4] = { 0, 1, 2, 4 };
+		int ca = c & 1, cid = (c >> 1) & 3, data = 1 + (int)((c >> 3) % 3), alt = (c >> 4) & 1;
+		struct pft_config cfg;
+		const struct pft_probe_stream *st = &rep.streams[0];
+		struct pft_etm3_features f;
+		size_t n;
+
+		pft_config_init(&cfg);
+		cfg.etmidr = 0x410CF250u | (alt ? 1u << 20 : 0);
+		cfg.etmccer = 0x344008F2u;
+		cfg.etmcr = (ca ? 1u << 12 : 0) | ((uint32_t)cid << 14) | (1u << 28) | ((uint32_t)data << 2);
+		cfg.etmtraceidr = 0x10;
+		n = gen(&cfg, ca, cid, 1, data, 0xC0008000u, e3, &rng);
+		rep.size = sizeof rep;
+		CHECK_EQ(pft_probe_buffer(e3, n, PFT_PROBE_LAYOUT_UNKNOWN, &rep), 0);
+		CHECK(rep.nstreams == 1 && st->protocol == PFT_PROBE_PROTO_ETM3);
+		if (rep.nstreams != 1 || st->protocol != PFT_PROBE_PROTO_ETM3)
+			continue;
+		CHECK_EQ(pft_etm3_config_features(&st->config, &f, NULL, 0), 0);
+		CHECK(st->conf[PFT_PROBE_OPT_DATA_TRACE] >= PFT_PROBE_CONF_MEDIUM);
+		CHECK_EQ(f.data_value + 2 * f.data_address, data);
+		CHECK(st->etm3_data > 0 && st->etm3_errors == 0);
+		CHECK(st->conf[PFT_PROBE_OPT_TIMESTAMPS] == PFT_PROBE_CONF_HIGH && f.timestamps);
+		if (st->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] >= PFT_PROBE_CONF_MEDIUM)
+			CHECK_EQ(f.cycle_accurate, ca);
+		if (st->conf[PFT_PROBE_OPT_CONTEXTID] >= PFT_PROBE_CONF_MEDIUM)
+			CHECK_EQ(f.contextid_bytes, cids[cid]);
+		if (st->conf[PFT_PROBE_OPT_ALT_BRANCH] >= PFT_PROBE_CONF_MEDIUM)
+			CHECK_EQ(f.alt_branch, alt);
+		if (f.data_value + 2 * f.data_address != data)
+			fprintf(stderr, "config %u: data trace %d, probe says %d (%s)\n", c, data,
+				f.data_value + 2 * f.data_address,
+				pft_probe_conf_name(st->conf[PFT_PROBE_OPT_DATA_TRACE]));
+	}
+	/* a stream without data headers: data trace off, low (it may be on
+	 * with nothing traced) */
+	{
+		struct pft_config cfg;
+		size_t n;
+
+		pft_config_init(&cfg);
+		cfg.etmidr = 0x410CF250u;
+		cfg.etmccer = 0x344008F2u;
+		cfg.etmcr = 1u << 12;
+		n = gen(&cfg, 1, 0, 0, 0, 0xC0008000u, e3, &rng);
+		CHECK_EQ(pft_probe_buffer(e3, n, PFT_PROBE_LAYOUT_UNKNOWN, &rep), 0);
+		CHECK_EQ(rep.streams[0].conf[PFT_PROBE_OPT_DATA_TRACE], PFT_PROBE_CONF_LOW);
+		CHECK_EQ(rep.streams[0].config.etmcr & 0xCu, 0);
+		CHECK_EQ(rep.streams[0].conf[PFT_PROBE_OPT_TIMESTAMPS], PFT_PROBE_CONF_NONE);
+		CHECK_EQ(rep.streams[0].conf[PFT_PROBE_OPT_CYCLE_ACCURATE], PFT_PROBE_CONF_HIGH);
 	}
 	free(e3);
 	free(ptm);
