@@ -533,6 +533,8 @@ size_t pft_etm3_gen_read(struct pft_etm3_gen *g, uint8_t *buf, size_t cap)
 	n = g->len - g->rd;
 	if (n > cap)
 		n = cap;
+	if (!n)
+		return 0; /* nothing written yet: no buffer either */
 	memcpy(buf, g->buf + g->rd, n);
 	g->rd += n;
 	if (g->rd == g->len)
