@@ -405,6 +405,32 @@ static void data_trace(void)
 	pft_etm3_gen_free(g);
 }
 
+/* Nothing written yet (no instruction, or only an exception while trace
+ * is off): read and flush give nothing (fuzz_etm3_gen's first finding, a
+ * copy from a buffer never allocated). */
+static void read_nothing(void)
+{
+	struct pft_config cfg;
+	struct pft_etm3_gen *g;
+	struct pft_etm3_gen_exception x;
+	uint8_t b[16];
+
+	config(&cfg, 0, 0);
+	g = pft_etm3_gen_alloc(&cfg);
+	CHECK(g != NULL);
+	if (!g)
+		return;
+	CHECK_EQ(pft_etm3_gen_read(g, b, sizeof b), 0);
+	memset(&x, 0, sizeof x);
+	x.vector = 0x18;
+	x.number = 14;
+	CHECK_EQ(pft_etm3_gen_exception(g, &x), 0);
+	CHECK_EQ(pft_etm3_gen_flush(g), 0);
+	CHECK_EQ(pft_etm3_gen_pending(g), 0);
+	CHECK_EQ(pft_etm3_gen_read(g, b, sizeof b), 0);
+	pft_etm3_gen_free(g);
+}
+
 int main(void)
 {
 	basic();
@@ -412,5 +438,6 @@ int main(void)
 	sync_ts_cid();
 	refused();
 	data_trace();
+	read_nothing();
 	return check_report();
 }
