@@ -7,8 +7,8 @@
  * encoding, with timestamps; no data trace), scored like the PFT candidates
  * by the bytes after the first A-sync lost to errors plus 8 per odd I-sync
  * (an ARM-state address that is not word aligned: bytes of other packets
- * read as one), then errors.  When the best of them meets data-trace
- * headers (which are errors while data is not traced), the 16 are decoded
+ * read as one), then errors.  When the best of them loses bytes and one of
+ * them met a data-trace header (an error while data is not traced), the 16 are decoded
  * again with data values, data addresses, and both traced (64 in all), and
  * the best of all wins; readings that tie are told apart by what the data
  * packets hold (value bytes, addresses).
@@ -247,15 +247,16 @@ int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 {
 	struct e3score sc[NALL];
 	unsigned c, n = NCAND, win = NALL;
+	uint64_t no_data = 0;
 
 	for (c = 0; c < NALL; c++) {
 		struct pft_config cfg;
 		struct e3score *s = &sc[c];
 
 		if (c == NCAND) {
-			/* data headers derailed the best: every candidate again
-			   with data traced */
-			if (win == NALL || !sc[win].no_data)
+			/* the best loses bytes and data headers derailed one of
+			   them: every candidate again with data traced */
+			if (win == NALL || !sc[win].errors || !no_data)
 				break;
 			n = NALL;
 		}
@@ -267,6 +268,7 @@ int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 			s->lost = s->errors = UINT64_MAX / 16; /* never the best */
 			continue;
 		}
+		no_data += s->no_data;
 		/* I-syncs with a cycle count come from a cycle-accurate ETM; a
 		   decode without it may read the same bytes as well */
 		if (win == NALL || wins(sc, c, win) ||

@@ -3,8 +3,8 @@
 """pft probe against the truth on ETMv3: trace buffers written by
 pft record --protocol etm3 under random configurations (program, ETMv3.0
 to 3.5, original or alternative branch encoding, cycle-accurate,
-timestamps, context ID size, branch broadcast, ETMSYNCFR, raw or framed
-buffer, trace ID, IRQs).  The buffer file is copied alone (no ini) and
+timestamps, context ID size, branch broadcast, data trace of addresses,
+values or both, ETMSYNCFR, raw or framed buffer, trace ID, IRQs).  The buffer file is copied alone (no ini) and
 probed:
   - layout and protocol (etmv3) must be right, and the trace ID in frames;
   - every ETMv3 option the probe claims with confidence medium or high
@@ -62,6 +62,11 @@ try:
                 args.append("--" + o.replace("_", "-"))
         if rng.random() < 0.3:
             args.append("--branch-broadcast")
+        if rng.random() < 0.4:
+            dt = rng.choice(["address", "value", "both"])
+            args += ["--data-trace", dt]
+            t["data_trace"] = {"address": "addresses", "value": "values",
+                               "both": "values+addresses"}[dt]
         if rng.random() < 0.3:
             args += ["--irq-random", str(rng.choice([30, 200, 1000])), "--seed", str(n)]
         if rng.random() < 0.3:
@@ -121,6 +126,9 @@ try:
                         opts += ["--id", str(s["id"])]
                     opts += ["--etmidr", hex(0x410CF250 | ((1 << 20) if val["alt_branch"] else 0)),
                              "--contextid-bytes", str(val["contextid_bytes"])]
+                    dbits = {"off": 0, "values": 4, "addresses": 8, "values+addresses": 12}[val["data_trace"]]
+                    if dbits:
+                        opts += ["--etmcr", hex(dbits)]
                     for o in ("cycle_accurate", "timestamps", "vmid"):
                         if val[o]:
                             opts.append("--" + o.replace("_", "-"))

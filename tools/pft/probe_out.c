@@ -208,9 +208,13 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 	uint64_t lost = e3 ? s->etm3_lost : s->lost;
 
 	b[0] = 0;
-	if (e3 && o == PFT_PROBE_OPT_DATA_TRACE && s->conf[o] == PFT_PROBE_CONF_LOW &&
+	if (e3 && o == PFT_PROBE_OPT_DATA_TRACE && s->conf[o] != PFT_PROBE_CONF_NONE &&
 	    s->alt_lost[o] == UINT64_MAX) {
-		cat(b, cap, "no data header in the stream: off, or on with nothing traced");
+		if (s->conf[o] == PFT_PROBE_CONF_LOW)
+			cat(b, cap, "no data header in the stream: off, or on with nothing traced");
+		else
+			cat(b, cap, "other data settings read as well; what the %llu data packets "
+			    "hold (value bytes, addresses) decides", (unsigned long long)s->etm3_data);
 		return b;
 	}
 	if (s->conf[o] == PFT_PROBE_CONF_NONE) {
