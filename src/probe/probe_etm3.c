@@ -7,8 +7,10 @@
  * encoding, with timestamps; no data trace), scored like the PFT candidates
  * by the bytes after the first A-sync lost to errors plus 8 per odd I-sync
  * (an ARM-state address that is not word aligned: bytes of other packets
- * read as one), then errors.  When the best of them loses bytes and one of
- * them met a data-trace header (an error while data is not traced), the 16 are decoded
+ * read as one), then errors.  When the best of them loses bytes, one of
+ * them met a data-trace header (an error while data is not traced) and the
+ * stream has 256 bytes or more after its first A-sync (with fewer, data
+ * candidates explain noise too), the 16 are decoded
  * again with data values, data addresses, and both traced (64 in all), and
  * the best of all wins; readings that tie are told apart by what the data
  * packets hold (value bytes, addresses).
@@ -256,7 +258,8 @@ int probe_etm3(const uint8_t *buf, size_t len, struct probe_e3 *r)
 		if (c == NCAND) {
 			/* the best loses bytes and data headers derailed one of
 			   them: every candidate again with data traced */
-			if (win == NALL || !sc[win].errors || !no_data)
+			if (win == NALL || !sc[win].errors || !no_data ||
+			    sc[win].first_async == PFT_PROBE_NO_ASYNC || len - sc[win].first_async < 256)
 				break;
 			n = NALL;
 		}
