@@ -4,7 +4,6 @@
  * serial path keeps (tools/pft/flow_any.c), and the snapshot of their state
  * at a packet boundary (par_int.h, etm3/etm3_par.h,
  * etm3flow/etm3_flow_par.h). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "parallel/par_int.h"
@@ -12,13 +11,11 @@
 int par_e3_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 {
 	struct pft_etm3_flow_decoder *f = d->e3flow;
-	struct pft_etm3_packet *batch = d->batch;
 
 	pft_etm3_decoder_free(d->e3pkt);
 	memset(d, 0, sizeof *d);
 	d->e3 = 1;
 	d->e3flow = f;
-	d->batch = batch;
 	d->e3pkt = pft_etm3_decoder_alloc(&c->cfg);
 	if (!d->e3pkt) {
 		par_e3_close(d);
@@ -28,13 +25,11 @@ int par_e3_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 	etm3_decoder_set_base(d->e3pkt, base);
 	if (c->kind != PFT_PAR_FLOW)
 		return 0;
-	if (!d->batch)
-		d->batch = malloc(PAR_E3_BATCH * sizeof *d->batch);
 	if (f)
 		etm3_flow_reset(f); /* fresh, its block cache kept */
 	else
 		d->e3flow = pft_etm3_flow_decoder_alloc(&c->cfg, c->img);
-	if (!d->batch || !d->e3flow) {
+	if (!d->e3flow) {
 		par_e3_close(d);
 		return -PFT_E_NOMEM;
 	}
@@ -45,16 +40,13 @@ void par_e3_close(struct par_dec *d)
 {
 	pft_etm3_flow_decoder_free(d->e3flow);
 	pft_etm3_decoder_free(d->e3pkt);
-	free(d->batch);
 	d->e3flow = NULL;
 	d->e3pkt = NULL;
-	d->batch = NULL;
-	d->ib = d->nb = 0;
 }
 
 int par_e3_state(const struct par_dec *d, struct par_state *s)
 {
-	if (d->bytes || d->ib < d->nb || d->flow_ended)
+	if (d->bytes || d->flow_ended)
 		return 0;
 	memset(s, 0, sizeof *s);
 	if (!etm3_decoder_state(d->e3pkt, &s->e3d))
@@ -75,7 +67,8 @@ void par_e3_put(struct par_dec *d, const struct pft_etm3_packet *p)
 
 int par_e3_next_item(struct par_dec *d, struct pft_flow_item *it)
 {
-	int r, i;
+	struct pft_flow_stats before, after;
+	int r;
 
 	for (;;) {
 		r = pft_etm3_flow_decoder_next(d->e3flow, it, sizeof *it);
@@ -91,23 +84,14 @@ int par_e3_next_item(struct par_dec *d, struct pft_flow_item *it)
 		}
 		if (r != -PFT_E_AGAIN || !d->bytes)
 			return r;
-		/* bytes mode: the packets in batches, as flow_any.c */
-		if (d->ib < d->nb) {
-			r = pft_etm3_flow_decoder_put_packets(d->e3flow, d->batch + d->ib,
-							      d->nb - d->ib, sizeof *d->batch);
-			if (r < 0)
-				return r;
-			d->ib += (unsigned)r;
+		/* bytes mode: the flow reads the packet decoder in place
+		   (put_from, as flow_any.c), the packets it took counted */
+		pft_etm3_flow_decoder_get_stats(d->e3flow, &before, sizeof before);
+		r = pft_etm3_flow_decoder_put_from(d->e3flow, d->e3pkt);
+		pft_etm3_flow_decoder_get_stats(d->e3flow, &after, sizeof after);
+		d->e3st.packets += after.packets - before.packets;
+		if (r == 0)
 			continue;
-		}
-		r = pft_etm3_decoder_next_batch(d->e3pkt, d->batch, PAR_E3_BATCH, sizeof *d->batch);
-		if (r > 0) {
-			d->nb = (unsigned)r;
-			d->ib = 0;
-			for (i = 0; i < r; i++)
-				d->e3st.packets += counted(&d->batch[i]);
-			continue;
-		}
 		if (r == -PFT_E_EOS && !d->flow_ended) {
 			d->flow_ended = 1;
 			pft_etm3_flow_decoder_end(d->e3flow);

@@ -83,10 +83,8 @@ struct par_snap {
  * the packets itself: cheaper per packet).  PFT: in bytes mode pkt is moved
  * into the flow decoder, which reads it itself (pkt then holds the flow
  * decoder's own, unused, packet decoder).  ETMv3: in bytes mode
- * par_dec_next_item() decodes packets in batches and gives them to the
- * flow (pft_etm3_flow_decoder_put_packets), as the CLI's serial path
- * does. */
-#define PAR_E3_BATCH 64
+ * the flow reads the packet decoder in place
+ * (pft_etm3_flow_decoder_put_from), as the CLI's serial path does. */
 struct par_dec {
 	int e3;                                /* ETMv3 */
 	int bytes;
@@ -97,8 +95,6 @@ struct par_dec {
 	/* ETMv3 */
 	struct pft_etm3_decoder *e3pkt;
 	struct pft_etm3_flow_decoder *e3flow;
-	struct pft_etm3_packet *batch;         /* bytes mode: [ib, nb) not yet given */
-	unsigned ib, nb;
 	struct pft_flow_stats e3st;            /* FLOW totals (bytes: the packet decoder's offset) */
 };
 

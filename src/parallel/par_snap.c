@@ -91,7 +91,7 @@ static void swap_pkt(struct par_dec *d)
 void par_dec_to_bytes(struct par_dec *d)
 {
 	if (d->e3) {
-		d->bytes = d->e3flow != NULL; /* par_dec_next_item reads batches */
+		d->bytes = d->e3flow != NULL; /* the flow reads the packet decoder */
 		return;
 	}
 	if (!d->flow || d->bytes)
@@ -103,8 +103,8 @@ void par_dec_to_bytes(struct par_dec *d)
 void par_dec_to_packets(struct par_dec *d)
 {
 	if (d->e3) {
-		/* between stretches the batch is used up (the items were
-		   pulled until -PFT_E_AGAIN) */
+		/* between stretches put_from has returned (the items were
+		   pulled until -PFT_E_AGAIN): no packet is half given */
 		d->bytes = 0;
 		return;
 	}
