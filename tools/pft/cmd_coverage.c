@@ -53,7 +53,7 @@ static void help(FILE *f)
 		"  -h, --help           this text\n"
 		"\n");
 	fputs("Threads (as pft decode; the counting itself runs on one):\n"
-	      JOBS_OPTIONS_HELP("128 KiB")
+	      JOBS_OPTIONS_HELP_ONE("128 KiB")
 	      "\n"
 	      "--format also takes the capture layouts raw, frames and tpiu.\n"
 	      "\n", f);

@@ -70,7 +70,7 @@ int cov_trace(const char *path, const struct input_opts *io, const struct jobs_o
 		goto out;
 	}
 	memset(&fr, 0, sizeof(fr));
-	fr.jobs = jobs_count(jobs);
+	fr.jobs = jobs_count_one(jobs);
 	fr.segment = jobs->segment;
 	fr.item = put_item;
 	fr.arg = cov;

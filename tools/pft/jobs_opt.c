@@ -38,3 +38,8 @@ unsigned jobs_count(const struct jobs_opts *j)
 	nc = sysconf(_SC_NPROCESSORS_ONLN);
 	return nc < 1 ? 1 : nc > PFT_PAR_MAX_SPLIT ? PFT_PAR_MAX_SPLIT : (unsigned)nc;
 }
+
+unsigned jobs_count_one(const struct jobs_opts *j)
+{
+	return j->jobs ? j->jobs : 1;
+}

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* --jobs N and --segment-size BYTES (jobs_opt.c): the option, its check,
- * its default (the machine's cores) and its --help text, for every command
- * that decodes a stream on several threads through par_run.h (pft decode,
- * profile, coverage, timeline, tail). */
+ * its default and its --help text, for every command that decodes a
+ * stream on several threads through par_run.h.  pft dump and pft decode
+ * default to the machine's cores; the analysis commands (profile,
+ * coverage, timeline, tail) to one thread: their items cross from the
+ * decoding threads to the analysis through memory, and on 2 cores that
+ * costs more than the second thread gains (doc/performance.md). */
 #ifndef PFT_TOOLS_JOBS_OPT_H
 #define PFT_TOOLS_JOBS_OPT_H
 
@@ -15,12 +18,15 @@ enum { JOBS_OPT_JOBS = 0x2400, JOBS_OPT_SEGMENT };
 	{ "jobs", required_argument, NULL, JOBS_OPT_JOBS },               \
 	{ "segment-size", required_argument, NULL, JOBS_OPT_SEGMENT }
 
-/* SEG: the default segment size, in words, e.g. "128 KiB". */
-#define JOBS_OPTIONS_HELP(SEG)                                                            \
-	"  --jobs N             decode on N threads (default: the machine's cores); the\n"   \
+/* SEG: the default segment size, in words, e.g. "128 KiB"; DFLT: the
+ * default of --jobs, in words ("the machine's cores", "1"). */
+#define JOBS_OPTIONS_HELP_DEFAULT(SEG, DFLT)                                              \
+	"  --jobs N             decode on N threads (default: " DFLT "); the\n"               \
 	"                       output is byte for byte that of one thread\n"               \
 	"  --segment-size BYTES with --jobs: stream bytes per thread and step\n"          \
 	"                       (" SEG ")\n"
+#define JOBS_OPTIONS_HELP(SEG) JOBS_OPTIONS_HELP_DEFAULT(SEG, "the machine's cores")
+#define JOBS_OPTIONS_HELP_ONE(SEG) JOBS_OPTIONS_HELP_DEFAULT(SEG, "1")
 
 struct jobs_opts {
 	unsigned jobs;   /* --jobs (0: not given) */
@@ -33,5 +39,8 @@ int jobs_parse_option(struct jobs_opts *j, int c, const char *arg, const char *c
 
 /* The threads to use: --jobs, or the machine's online cores (1..64). */
 unsigned jobs_count(const struct jobs_opts *j);
+
+/* The threads to use: --jobs, or one. */
+unsigned jobs_count_one(const struct jobs_opts *j);
 
 #endif

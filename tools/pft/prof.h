@@ -53,7 +53,7 @@ struct prof_opts {
 	"  --ts-freq HZ         timestamp clock: timestamps to time\n"                      \
 	"\n"                                                                                \
 	"Threads (as pft decode; the analysis itself runs on one):\n"                       \
-	JOBS_OPTIONS_HELP("128 KiB")
+	JOBS_OPTIONS_HELP_ONE("128 KiB")
 
 void prof_opts_init(struct prof_opts *o);
 /* 1: the option was one of the shared ones; 0: not; -1: bad (message printed). */

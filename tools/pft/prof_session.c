@@ -144,7 +144,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 
 	memset(s, 0, sizeof(*s));
 	s->cmd = cmd;
-	s->jobs = jobs_count(&o->jobs);
+	s->jobs = jobs_count_one(&o->jobs);
 	s->segment = o->jobs.segment;
 	io.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
 	r = input_open(&s->in, inpath, &io, 0, cmd);
