@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-from support import extract, load_libpft
+from support import CHILD_ENV, extract, load_libpft
 
 BOUND = 16 << 20
 REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
@@ -21,7 +21,7 @@ REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
 
 def run(pft, args):
     """(exit code, stdout, peak RSS bytes) of `pft args`."""
-    p = subprocess.Popen([pft] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    p = subprocess.Popen([pft] + args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=CHILD_ENV)
     out = p.stdout.read().decode()
     _, status, ru = os.wait4(p.pid, 0)
     return os.waitstatus_to_exitcode(status), out, ru.ru_maxrss * 1024

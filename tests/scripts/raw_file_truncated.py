@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 
-from support import extract, load_libpft
+from support import CHILD_ENV, extract, load_libpft
 
 REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
         "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
@@ -29,7 +29,7 @@ def main():
             for _ in range(16):
                 f.write(block)
         p = subprocess.Popen([pft, "dump", "--jobs", "1"] + REGS + [path],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=CHILD_ENV)
         first = p.stdout.read(4096)          # pft has started and is mapped
         time.sleep(0.5)                      # and is now blocked on the full pipe
         os.truncate(path, 4096)

@@ -70,10 +70,12 @@ def main():
         if not good:
             print(outn[-2000:])
             fails += 1
-    # --json output itself (the capture offset map), all packets listed
+    # --json output itself (the capture offset map), all packets listed, on
+    # the default threads (the machine's cores): like every case on several
+    # threads, a window of segments and their packet buffers per thread
     rc1, _, rss1 = run(pft, ["dump", "-", "--json", "-o", "/dev/null"] + cfg, 1, block)
     rcn, _, rssn = run(pft, ["dump", "-", "--json", "-o", "/dev/null"] + cfg, mib // 8, block)
-    good = rc1 == rcn and rssn - rss1 < BOUND
+    good = rc1 == rcn and rssn - rss1 < 2 * BOUND
     print("%s dump --json -o /dev/null: %d MiB in: peak RSS %.1f MiB (1 MiB in: %.1f MiB)" %
           ("ok" if good else "FAIL", mib // 8, rssn / 2**20, rss1 / 2**20))
     fails += not good
