@@ -11,10 +11,12 @@
 #     when recorded: the bytes cannot tell it) must equal the emulator's
 #     executed-instruction log.
 # Usage: probe_record.py N SEED    (PFT_BIN, PFT_BUILD in the environment)
-import json, os, random, shutil, subprocess, sys, tempfile
+import os, random, shutil, subprocess, sys, tempfile
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 40
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+from support import probe_alone  # noqa: E402
+
 PFT = os.environ["PFT_BIN"]
 EX = os.path.join(os.environ["PFT_BUILD"], "examples")
 # the programs this test was written with: a new example would shift every
@@ -64,16 +66,10 @@ try:
             print("FAIL record %s: %s" % (name, r.stderr.strip()[:200]))
             fails += 1
             continue
-        alone = os.path.join(tmp, "alone")
-        shutil.rmtree(alone, ignore_errors=True)
-        os.mkdir(alone)
-        cap = os.path.join(alone, "trace.bin")
-        shutil.copy(os.path.join(tmp, "s", "cstrace.bin" if fmt == "frames" else "PTM_0.bin"), cap)
-        r = run([PFT, "probe", "--json", cap])
-        try:
-            rep = json.loads(r.stdout)
-        except ValueError:
-            print("FAIL %s: probe gave no JSON (%s)" % (name, r.stderr.strip()))
+        rep, err, cap = probe_alone(run, PFT, tmp, os.path.join(
+            tmp, "s", "cstrace.bin" if fmt == "frames" else "PTM_0.bin"))
+        if rep is None:
+            print("FAIL %s: probe gave no JSON (%s)" % (name, err))
             fails += 1
             continue
         bad = []

@@ -14,7 +14,6 @@ probed:
   - pft decode of the copy with the probe's options (the recorded value
     where the probe says 'none') must equal the emulator's log.
 Usage: probe_record_etm3.py N SEED    (PFT_BIN, PFT_BUILD in the environment)"""
-import json
 import os
 import random
 import shutil
@@ -24,6 +23,8 @@ import tempfile
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 40
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+from support import probe_alone  # noqa: E402
+
 PFT = os.environ["PFT_BIN"]
 EX = os.path.join(os.environ["PFT_BUILD"], "examples")
 PROGS = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "pgo.elf", "recursion.elf",
@@ -78,16 +79,10 @@ try:
             print("FAIL record %s: %s" % (name, r.stderr.strip()[:200]))
             fails += 1
             continue
-        alone = os.path.join(tmp, "alone")
-        shutil.rmtree(alone, ignore_errors=True)
-        os.mkdir(alone)
-        cap = os.path.join(alone, "trace.bin")
-        shutil.copy(os.path.join(tmp, "s", "cstrace.bin" if fmt == "frames" else "ETM_0.bin"), cap)
-        r = run([PFT, "probe", "--json", cap])
-        try:
-            rep = json.loads(r.stdout)
-        except ValueError:
-            print("FAIL %s: probe gave no JSON (%s)" % (name, r.stderr.strip()))
+        rep, err, cap = probe_alone(run, PFT, tmp, os.path.join(
+            tmp, "s", "cstrace.bin" if fmt == "frames" else "ETM_0.bin"))
+        if rep is None:
+            print("FAIL %s: probe gave no JSON (%s)" % (name, err))
             fails += 1
             continue
         bad = []

@@ -3,8 +3,10 @@ frame layer through ctypes (one trace ID out of a capture; streams framed
 together in interleaved runs), corrupting a stream and recording an example
 program under a random PTM configuration."""
 import ctypes
+import json
 import os
 import random
+import shutil
 import subprocess
 
 # a sanitizer build preloads its runtime for this interpreter only; pft
@@ -33,6 +35,23 @@ def runner(pft, text=True):
         p = subprocess.run([pft] + list(args), capture_output=True, text=text, env=CHILD_ENV)
         return p.returncode, p.stdout, p.stderr
     return run
+
+
+def probe_alone(run, pft, tmp, buffer):
+    """Copy a recording's buffer into a folder of its own (nothing beside it
+    to name a configuration) and run `pft probe --json` on it with run(args)
+    (a subprocess.CompletedProcess): (the report, None, the copy's path), or
+    (None, stderr, the copy's path) when pft gave no JSON."""
+    alone = os.path.join(tmp, "alone")
+    shutil.rmtree(alone, ignore_errors=True)
+    os.mkdir(alone)
+    cap = os.path.join(alone, "trace.bin")
+    shutil.copy(buffer, cap)
+    r = run([pft, "probe", "--json", cap])
+    try:
+        return json.loads(r.stdout), None, cap
+    except ValueError:
+        return None, r.stderr.strip(), cap
 
 
 def load_libpft(path):
