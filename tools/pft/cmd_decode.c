@@ -322,8 +322,8 @@ static int report(const struct input *in, const struct pft_flow_stats *stp, int 
 			  in->trace_id, proto, st.events[PFT_EV_PACKET_ERROR], st.events[PFT_EV_INCONSISTENT],
 			  st.events[PFT_EV_SYNC_MISMATCH]);
 		rc = PFT_EXIT_DATA;
-		if (st.events[PFT_EV_PACKET_ERROR] && !etm3)
-			input_probe_hint(in, "decode");
+		if (!etm3)
+			input_probe_hint(in, st.events[PFT_EV_PACKET_ERROR], "decode");
 	}
 	if (in->delivered == 0) {
 		cli_error("decode", "no trace data for trace ID 0x%02X", in->trace_id);

@@ -578,8 +578,7 @@ static int report(const struct dump *d, int r)
 		snprintf(msg + n, sizeof msg - n, "%spacket decoder stopped: %s", n ? "; " : "",
 			 pft_errstr(r));
 	cli_error("dump", "%s", msg);
-	if (d->errors)
-		input_probe_hint(in, "dump");
+	input_probe_hint(in, d->errors, "dump");
 	return PFT_EXIT_DATA;
 }
 

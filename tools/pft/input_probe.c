@@ -110,7 +110,7 @@ void input_probe_say(const struct pft_probe_report *rep, const char *path, const
 		more);
 }
 
-void input_probe_hint(const struct input *in, const char *cmd)
+void input_probe_hint(const struct input *in, uint64_t errors, const char *cmd)
 {
 	const char *path = in->buffer_path ? in->buffer_path : in->path;
 	const struct pft_probe_stream *s = NULL, *first = NULL, *e3 = NULL;
@@ -120,7 +120,7 @@ void input_probe_hint(const struct input *in, const char *cmd)
 	unsigned i;
 	int etm3_id = -1;
 
-	if (!is_file(path))
+	if (!errors || errors < in->delivered / INPUT_PROBE_HINT_BYTES || !is_file(path))
 		return;
 	rep = probe_file(path);
 	if (!rep)

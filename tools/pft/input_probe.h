@@ -14,11 +14,17 @@
  * skipped: 0x10 etmv3 ...". */
 void input_probe_say(const struct pft_probe_report *rep, const char *path, const char *cmd);
 
-/* After a read with errors: probe the capture the input read and, when
- * it suggests other options than the ones used (another layout, trace ID,
- * cycle-accurate, context ID size, version, or says the stream is not PFT),
- * print "pft <cmd>: the capture looks like ...: try OPTIONS" on stderr.
- * Prints nothing for a snapshot or stdin, or when the probe agrees. */
-void input_probe_hint(const struct input *in, const char *cmd);
+/* After a read with `errors` malformed packets: probe the capture the
+ * input read and, when it suggests other options than the ones used
+ * (another layout, trace ID, cycle-accurate, context ID size, version, or
+ * says the stream is not PFT), print "pft <cmd>: the capture looks like
+ * ...: try OPTIONS" on stderr.  Prints nothing for a snapshot or stdin,
+ * when the probe agrees, or when the errors are fewer than one per
+ * INPUT_PROBE_HINT_BYTES stream bytes: wrong options break a packet at
+ * nearly every I-sync (every few hundred bytes), while a few damaged
+ * bytes in a long capture say nothing about the options, and the probe
+ * costs about 0.1 s. */
+#define INPUT_PROBE_HINT_BYTES (1u << 20)
+void input_probe_hint(const struct input *in, uint64_t errors, const char *cmd);
 
 #endif
