@@ -144,6 +144,9 @@ uint64_t par_pkt_end(const struct par_dec *d, const union par_pkt *u);
 void par_dec_put(struct par_dec *d, const union par_pkt *u);
 /* The flow decoder's next item (bytes mode: reading packets as needed). */
 int par_dec_next_item(struct par_dec *d, struct pft_flow_item *it);
+/* Bytes mode: every item the flow decoder can give dropped (its totals
+ * kept), as calling par_dec_next_item until it fails; that status. */
+int par_dec_skip_items(struct par_dec *d);
 /* No more input (in bytes mode the flow's end follows by itself); the flow's
  * end, once, in packets mode after the packet decoder's -PFT_E_EOS. */
 void par_dec_end(struct par_dec *d);

@@ -121,6 +121,8 @@ static int decode_flow(struct pft_par_seg *s)
 		snapshot(s, par_pkt_end(&s->dec, &u));
 	}
 	par_dec_to_bytes(&s->dec);
+	if (!s->out.items) /* totals only: the tight loop of a serial --stats run */
+		return par_dec_skip_items(&s->dec);
 	while ((r = par_dec_next_item(&s->dec, &it)) == 0)
 		if (store_item(s, &it))
 			return -PFT_E_AGAIN;

@@ -339,6 +339,21 @@ int par_dec_next_item(struct par_dec *d, struct pft_flow_item *it)
 	return pft_flow_decoder_next(d->flow, it, sizeof *it);
 }
 
+int par_dec_skip_items(struct par_dec *d)
+{
+	struct pft_flow_item it;
+	int r;
+
+	if (d->e3) { /* its totals are counted item by item */
+		while ((r = par_e3_next_item(d, &it)) == 0)
+			;
+		return r;
+	}
+	while ((r = pft_flow_decoder_next(d->flow, &it, sizeof it)) == 0)
+		;
+	return r;
+}
+
 void par_dec_end(struct par_dec *d)
 {
 	if (d->e3) {
