@@ -3,7 +3,7 @@
 # vectors, hex/decode helpers and configuration classes, the check of a
 # decoder's _count against its _next, the random programs and reference
 # decompressor of the software PTM tests, the PTM harness, the TC2 snapshot's
-# PTM source.  A unit test (or a
+# PTM source, the parallel decode's driver and comparisons.  A unit test (or a
 # benchmark, see bench/CMakeLists.txt) that includes one of its headers is
 # linked with it; nothing to list here when a test starts using it.
 file(GLOB PFT_TEST_SUPPORT CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/support/*.c)

@@ -14,72 +14,13 @@
  * cycle count), the flow totals, every packet and the packet counts must
  * be equal, and on clean streams most stretches must join a segment (else
  * the test would pass with no parallelism at all). */
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "par_check.h"
 #include "pft/pft.h"
-
-/* A packet's bytes that are set: up to the end of bytes[] (not the tail
- * padding). */
-#define PKCMP (offsetof(struct pft_etm3_packet, bytes) + PFT_ETM3_MAX_BYTES)
-
-struct rec {
-	struct pft_flow_item *it;
-	size_t n, cap;
-	struct pft_insn *in;
-	uint32_t *cyc;
-	size_t nin, capin;
-	struct pft_etm3_packet *pk;
-	size_t npk, cappk;
-};
-
-static void rec_add(struct rec *r, const struct pft_flow_item *it)
-{
-	size_t i;
-
-	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 1024;
-		r->it = realloc(r->it, r->cap * sizeof *r->it);
-	}
-	if (r->nin + it->ninsns > r->capin) {
-		r->capin = 2 * (r->nin + it->ninsns) + 1024;
-		r->in = realloc(r->in, r->capin * sizeof *r->in);
-		r->cyc = realloc(r->cyc, r->capin * sizeof *r->cyc);
-	}
-	r->it[r->n] = *it;
-	r->it[r->n].insns = NULL;
-	r->it[r->n].insn_cycles = NULL;
-	for (i = 0; i < it->ninsns; i++) {
-		if (it->insns)
-			r->in[r->nin + i] = it->insns[i];
-		else
-			memset(&r->in[r->nin + i], 0, sizeof r->in[0]);
-		r->cyc[r->nin + i] = it->insn_cycles ? it->insn_cycles[i] : 0xFFFFFFFFu;
-	}
-	r->nin += it->ninsns;
-	r->n++;
-}
-
-static void rec_pkt(struct rec *r, const struct pft_etm3_packet *p)
-{
-	if (r->npk == r->cappk) {
-		r->cappk = r->cappk ? 2 * r->cappk : 1024;
-		r->pk = realloc(r->pk, r->cappk * sizeof *r->pk);
-	}
-	r->pk[r->npk++] = *p;
-}
-
-static void rec_free(struct rec *r)
-{
-	free(r->it);
-	free(r->in);
-	free(r->cyc);
-	free(r->pk);
-	memset(r, 0, sizeof *r);
-}
 
 /* The serial decoders, as tools/pft/flow_any.c and dump_etm3.c read the
  * stream: flow items (FLOW) or packets, and the totals.  gap: the stream
@@ -87,7 +28,7 @@ static void rec_free(struct rec *r)
  * packet decoder resyncs there). */
 static void serial(enum pft_par_kind kind, const struct pft_config *cfg,
 		   const struct pft_image *img, const uint8_t *b, size_t len, size_t window, int gap,
-		   struct rec *out, struct pft_flow_stats *st)
+		   struct par_rec *out, struct pft_flow_stats *st)
 {
 	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
 	struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(cfg, img);
@@ -123,7 +64,7 @@ static void serial(enum pft_par_kind kind, const struct pft_config *cfg,
 		for (;;) {
 			if (kind == PFT_PAR_FLOW) {
 				while ((r = pft_etm3_flow_decoder_next(fl, &it, sizeof it)) == 0) {
-					rec_add(out, &it);
+					par_rec_item(out, &it);
 					if (it.kind == PFT_FLOW_EVENT) {
 						st->events[it.type]++;
 					} else {
@@ -142,7 +83,7 @@ static void serial(enum pft_par_kind kind, const struct pft_config *cfg,
 			if (r)
 				break;
 			if (kind != PFT_PAR_FLOW) {
-				rec_pkt(out, &p);
+				par_rec_etm3_packet(out, &p);
 				continue;
 			}
 			if (p.type != PFT_ETM3_UNSYNCED && p.type != PFT_ETM3_ERROR)
@@ -160,211 +101,13 @@ static void serial(enum pft_par_kind kind, const struct pft_config *cfg,
 	pft_etm3_decoder_free(d);
 }
 
-struct run_opts {
-	size_t window;   /* bytes per window */
-	unsigned jobs;
-	size_t items_cap, insns_cap; /* 0: no item buffer (statistics only) */
-	int gap;         /* a resync before every other window */
-};
-
-/* The parallel path over b; items into out (FLOW) or packets (PACKETS). */
-static void par_run(enum pft_par_kind kind, const struct pft_config *cfg, struct pft_image *img,
-		    const uint8_t *b, size_t len, const struct run_opts *o, struct rec *out,
-		    struct pft_flow_stats *st, struct pft_etm3_counts *pc,
-		    struct pft_par_join_stats *js)
-{
-	struct pft_par *par = pft_par_alloc(kind, cfg, img, PFT_ISYNC_RESYNC_LOST);
-	struct pft_par_seg *seg[8];
-	struct pft_par_buf pb[8];
-	size_t cuts[9], off = 0;
-	unsigned i, n, nw = 0;
-	int r = 0;
-
-	CHECK(par != NULL);
-	if (!par)
-		return;
-	for (i = 0; i < o->jobs; i++) {
-		seg[i] = pft_par_seg_alloc(kind, cfg, img, PFT_ISYNC_RESYNC_LOST);
-		CHECK(seg[i] != NULL);
-		memset(&pb[i], 0, sizeof pb[i]);
-		if (o->items_cap && kind == PFT_PAR_FLOW) {
-			pb[i].items = malloc(o->items_cap * sizeof *pb[i].items);
-			pb[i].items_cap = o->items_cap;
-			pb[i].insns = malloc(o->insns_cap * sizeof *pb[i].insns);
-			pb[i].insns_cap = o->insns_cap;
-			pb[i].cycles = malloc(o->insns_cap * sizeof *pb[i].cycles);
-			pb[i].cycles_cap = o->insns_cap;
-		} else if (o->items_cap) {
-			pb[i].etm3_pkts = malloc(o->items_cap * sizeof *pb[i].etm3_pkts);
-			pb[i].etm3_pkts_cap = o->items_cap;
-		}
-	}
-	while (off < len) {
-		size_t w = len - off < o->window ? len - off : o->window;
-
-		if (o->gap && (nw++ & 1)) {
-			CHECK_EQ(pft_par_resync(par), 0);
-			if (!o->items_cap) {
-				r = pft_par_drain(par);
-			} else if (kind == PFT_PAR_FLOW) {
-				struct pft_flow_item it;
-				while ((r = pft_par_next_item(par, &it, sizeof it)) == 0)
-					rec_add(out, &it);
-			} else {
-				struct pft_etm3_packet p;
-				while ((r = pft_par_next_etm3_packet(par, &p, sizeof p)) == 0)
-					rec_pkt(out, &p);
-			}
-			CHECK_EQ(r, -PFT_E_AGAIN);
-		}
-		n = pft_par_split(b + off, w, o->jobs, cuts);
-		CHECK(n >= 1 && n <= o->jobs);
-		for (i = 0; i < n; i++)
-			CHECK_EQ(pft_par_seg_decode(seg[i], b + off + cuts[i], cuts[i + 1] - cuts[i],
-						    off + cuts[i], &pb[i]), 0);
-		for (i = 0; i < n; i++) {
-			CHECK_EQ(pft_par_join(par, seg[i], b + off + cuts[i], cuts[i + 1] - cuts[i],
-					      off + cuts[i]), 0);
-			if (!o->items_cap) {
-				r = pft_par_drain(par); /* totals only */
-			} else if (kind == PFT_PAR_FLOW) {
-				struct pft_flow_item it;
-				while ((r = pft_par_next_item(par, &it, sizeof it)) == 0)
-					rec_add(out, &it);
-			} else {
-				struct pft_etm3_packet p;
-				while ((r = pft_par_next_etm3_packet(par, &p, sizeof p)) == 0)
-					rec_pkt(out, &p);
-			}
-			CHECK_EQ(r, -PFT_E_AGAIN);
-		}
-		off += w;
-	}
-	CHECK_EQ(pft_par_end(par), 0);
-	if (kind == PFT_PAR_FLOW) {
-		struct pft_flow_item it;
-		while ((r = pft_par_next_item(par, &it, sizeof it)) == 0)
-			rec_add(out, &it);
-		CHECK_EQ(pft_par_get_stats(par, st, sizeof *st), 0);
-	} else {
-		struct pft_etm3_packet p;
-		while ((r = pft_par_next_etm3_packet(par, &p, sizeof p)) == 0)
-			rec_pkt(out, &p);
-		CHECK_EQ(pft_par_get_etm3_counts(par, pc, sizeof *pc), 0);
-	}
-	CHECK_EQ(r, -PFT_E_EOS);
-	pft_par_get_join_stats(par, js, sizeof *js);
-	for (i = 0; i < o->jobs; i++) {
-		pft_par_seg_free(seg[i]);
-		free(pb[i].items);
-		free(pb[i].insns);
-		free(pb[i].cycles);
-		free(pb[i].etm3_pkts);
-	}
-	pft_par_free(par);
-}
-
-static int same_items(const struct rec *a, const struct rec *b, int insns)
-{
-	size_t i;
-
-	if (a->n != b->n) {
-		check_fail(__FILE__, __LINE__, "%zu items serially, %zu joined", a->n, b->n);
-		return 0;
-	}
-	for (i = 0; i < a->n; i++)
-		if (memcmp(&a->it[i], &b->it[i], sizeof a->it[i])) {
-			check_fail(__FILE__, __LINE__, "item %zu differs (offset %llu / %llu, "
-				   "index %llu / %llu, kind %u / %u, type %u / %u)", i,
-				   (unsigned long long)a->it[i].offset, (unsigned long long)b->it[i].offset,
-				   (unsigned long long)a->it[i].index, (unsigned long long)b->it[i].index,
-				   a->it[i].kind, b->it[i].kind, a->it[i].type, b->it[i].type);
-			return 0;
-		}
-	if (insns && (a->nin != b->nin ||
-		      (a->nin && (memcmp(a->in, b->in, a->nin * sizeof *a->in) ||
-				  memcmp(a->cyc, b->cyc, a->nin * sizeof *a->cyc))))) {
-		check_fail(__FILE__, __LINE__, "instructions or their cycle counts differ");
-		return 0;
-	}
-	return 1;
-}
-
-static int same_pkts(const struct rec *a, const struct rec *b)
-{
-	size_t i;
-
-	for (i = 0; i < a->npk && i < b->npk; i++)
-		if (memcmp(&a->pk[i], &b->pk[i], PKCMP))
-			break;
-	if (getenv("PFT_PAR_DEBUG") && i < a->npk && i < b->npk) {
-		const unsigned char *x = (const void *)&a->pk[i], *y = (const void *)&b->pk[i];
-		size_t j;
-		for (j = 0; j < sizeof a->pk[i]; j++)
-			if (x[j] != y[j])
-				fprintf(stderr, "byte %zu: %02x / %02x\n", j, x[j], y[j]);
-	}
-	if (a->npk != b->npk) {
-		check_fail(__FILE__, __LINE__, "%zu packets serially, %zu joined; first difference at "
-			   "%zu: offset %llu type %u size %u / offset %llu type %u size %u", a->npk,
-			   b->npk, i, i < a->npk ? (unsigned long long)a->pk[i].offset : 0,
-			   i < a->npk ? a->pk[i].type : 0, i < a->npk ? a->pk[i].size : 0,
-			   i < b->npk ? (unsigned long long)b->pk[i].offset : 0,
-			   i < b->npk ? b->pk[i].type : 0, i < b->npk ? b->pk[i].size : 0);
-		return 0;
-	}
-	for (i = 0; i < a->npk; i++)
-		if (memcmp(&a->pk[i], &b->pk[i], PKCMP)) {
-			check_fail(__FILE__, __LINE__, "packet %zu differs (offset %llu / %llu)", i,
-				   (unsigned long long)a->pk[i].offset,
-				   (unsigned long long)b->pk[i].offset);
-			return 0;
-		}
-	return 1;
-}
-
-static void corrupt(uint8_t *b, size_t *len, uint64_t *r)
-{
-	unsigned k, n = 1 + (unsigned)(check_rand(r) % 6);
-
-	for (k = 0; k < n && *len > 16; k++) {
-		size_t at = (size_t)(check_rand(r) % *len), m;
-		switch (check_rand(r) % 4) {
-		case 0:
-			b[at] ^= (uint8_t)(1u << (check_rand(r) % 8));
-			break;
-		case 1:
-			m = 1 + (size_t)(check_rand(r) % 8);
-			if (at + m > *len)
-				m = *len - at;
-			memmove(b + at, b + at + m, *len - at - m);
-			*len -= m;
-			break;
-		case 2:
-			m = 1 + (size_t)(check_rand(r) % 12);
-			if (at + m > *len)
-				m = *len - at;
-			memset(b + at, 0, m);
-			break;
-		default:
-			/* an A-sync pattern where there was none (a false cut) */
-			m = 5 + (size_t)(check_rand(r) % 4);
-			if (at + m + 1 > *len)
-				break;
-			memset(b + at, 0, m);
-			b[at + m] = 0x80;
-			break;
-		}
-	}
-}
-
-static void counts_of(const struct rec *r, struct pft_etm3_counts *c)
+static void counts_of(const struct par_rec *r, struct pft_etm3_counts *c)
 {
 	size_t k;
 
 	memset(c, 0, sizeof *c);
 	for (k = 0; k < r->npk; k++) {
-		const struct pft_etm3_packet *p = &r->pk[k];
+		const struct pft_etm3_packet *p = &r->e3[k];
 		if (p->type == PFT_ETM3_ERROR && !c->items[PFT_ETM3_ERROR])
 			c->first_error = p->offset;
 		c->items[p->type]++;
@@ -378,10 +121,10 @@ static void one_stream(const char *name, const struct pft_config *cfg, struct pf
 		       const uint8_t *buf, size_t len, int clean, uint64_t *rng, uint64_t *joined,
 		       uint64_t *stretches)
 {
-	struct rec ser, ser_pk, gser, gser_pk, got;
+	struct par_rec ser, ser_pk, gser, gser_pk, got;
 	struct pft_flow_stats sst, pst, gst;
-	struct pft_etm3_counts pc, want, gwant;
-	struct pft_par_join_stats js;
+	struct pft_etm3_counts want, gwant;
+	struct par_totals t;
 	unsigned v;
 
 	memset(&ser, 0, sizeof ser);
@@ -392,19 +135,19 @@ static void one_stream(const char *name, const struct pft_config *cfg, struct pf
 	if (clean) {
 		/* the whole stream in one window of 8 segments cut at its
 		   A-syncs (TC2 has one every kilobyte or so): the joins counted */
-		struct run_opts o = { len, 8, 1 << 16, 1 << 18, 0 };
+		struct par_opts o = { len, 8, 1 << 16, 1 << 18, 0 };
 
 		check_case("%s: one window, 8 segments", name);
 		memset(&got, 0, sizeof got);
-		par_run(PFT_PAR_FLOW, cfg, img, buf, len, &o, &got, &pst, &pc, &js);
-		same_items(&ser, &got, 1);
-		*joined += js.joined;
-		*stretches += js.joined + js.serial;
-		rec_free(&got);
+		par_check_run(PFT_PAR_FLOW, cfg, img, buf, len, &o, &got, &t);
+		par_same_items(&ser, &got, 1);
+		*joined += t.js.joined;
+		*stretches += t.js.joined + t.js.serial;
+		par_rec_free(&got);
 	}
 	for (v = 0; v < 5; v++) {
-		struct run_opts o;
-		const struct rec *sf = &ser, *sp = &ser_pk;
+		struct par_opts o;
+		const struct par_rec *sf = &ser, *sp = &ser_pk;
 		const struct pft_flow_stats *ss = &sst;
 		const struct pft_etm3_counts *sc = &want;
 
@@ -429,27 +172,26 @@ static void one_stream(const char *name, const struct pft_config *cfg, struct pf
 			sc = &gwant;
 		}
 		memset(&got, 0, sizeof got);
-		memset(&pst, 0, sizeof pst);
-		par_run(PFT_PAR_FLOW, cfg, img, buf, len, &o, &got, &pst, &pc, &js);
+		par_check_run(PFT_PAR_FLOW, cfg, img, buf, len, &o, &got, &t);
 		if (o.items_cap)
-			same_items(sf, &got, 1);
-		CHECK(!memcmp(ss, &pst, sizeof pst));
-		rec_free(&got);
+			par_same_items(sf, &got, 1);
+		CHECK(!memcmp(ss, &t.st, sizeof t.st));
+		par_rec_free(&got);
 
 		/* packets */
 		memset(&got, 0, sizeof got);
-		par_run(PFT_PAR_PACKETS, cfg, NULL, buf, len, &o, &got, &pst, &pc, &js);
-		CHECK(!memcmp(sc, &pc, sizeof pc));
+		par_check_run(PFT_PAR_PACKETS, cfg, NULL, buf, len, &o, &got, &t);
+		CHECK(!memcmp(sc, &t.e3c, sizeof t.e3c));
 		if (o.items_cap)
-			same_pkts(sp, &got);
-		rec_free(&got);
+			par_same_pkts(sp, &got);
+		par_rec_free(&got);
 		if (o.gap) {
-			rec_free(&gser);
-			rec_free(&gser_pk);
+			par_rec_free(&gser);
+			par_rec_free(&gser_pk);
 		}
 	}
-	rec_free(&ser);
-	rec_free(&ser_pk);
+	par_rec_free(&ser);
+	par_rec_free(&ser_pk);
 }
 
 /* ---- TC2 ---- */
@@ -495,7 +237,7 @@ static void tc2(uint64_t *rng, unsigned ncopies, uint64_t *joined, uint64_t *str
 			memcpy(b, s, (size_t)n);
 			memcpy(b + n, s, (size_t)n);
 			memcpy(b + 2 * n, s, (size_t)n);
-			corrupt(b, &l, rng);
+			par_corrupt(b, &l, rng, 1);
 			snprintf(name, sizeof name, "TC2 0x%02X corrupted copy %u", id, c);
 			one_stream(name, &cfg, img, b, l, 0, rng, joined, stretches);
 		}
@@ -516,7 +258,7 @@ static void tc2(uint64_t *rng, unsigned ncopies, uint64_t *joined, uint64_t *str
 				 (unsigned)cr[c], c == 2 ? ", alternative branches" : "");
 			one_stream(name, &o, img, s, l, 0, rng, joined, stretches);
 			memcpy(b, s, (size_t)n);
-			corrupt(b, &l, rng);
+			par_corrupt(b, &l, rng, 1);
 			snprintf(name, sizeof name, "TC2 0x%02X corrupted, read with ETMCR 0x%08X", id,
 				 (unsigned)cr[c]);
 			one_stream(name, &o, img, b, l, 0, rng, joined, stretches);
