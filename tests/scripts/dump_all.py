@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""pft dump --id all on a capture with several PFT sources.
+"""pft dump --id all on a capture with several PFT and ETMv3 sources.
 
 Two PFT streams (TC2's trace ID 0x13 stream whole, and from its first A-sync
 on with one byte corrupted) are framed together by libpft's frame encoder
@@ -9,12 +9,11 @@ two PTM sources and one ETMv3 source.  Checks:
   - every line of `pft dump SNAP --id all --json` carries its trace_id, and
     capture offsets never go down (the merge follows the capture);
   - the lines of each ID, without trace_id, equal `pft dump SNAP --source X
-    --json` (one source at a time);
+    --json` (one source at a time), the ETMv3 source's too;
   - the text listing has the ID on every packet line and the same lines;
-  - without --id, a snapshot with several PFT sources gives the output of
-    --id all (text, JSON, --stats), and one with a single PFT source the
+  - without --id, a snapshot with several PFT/ETMv3 sources gives the output
+    of --id all (text, JSON, --stats), and one with a single PFT source the
     output of that source alone;
-  - the ETMv3 source is named once on stderr with its byte count;
   - a bare capture file (clean streams, probed) gives per ID the lines of
     --id ID with the registers given;
   - a capture of several MiB (the streams 300 times over), read once for
@@ -73,26 +72,25 @@ with tempfile.TemporaryDirectory() as t:
             break
         last = o["capture_offset"]
         tid = o.pop("trace_id")
-        if o.pop("source", None) != {0x13: "PTM_0", 0x24: "PTM_1"}.get(tid):
+        if o.pop("source", None) != {0x13: "PTM_0", 0x24: "PTM_1", 0x10: "ETM_0"}.get(tid):
             fail("source name missing or wrong on %r" % o)
             break
         per.setdefault(tid, []).append(o)
-    if sorted(per) != [0x13, 0x24]:
+    if sorted(per) != [0x10, 0x13, 0x24]:
         fail("IDs listed: %s" % sorted(per))
     n_err = sum(1 for o in per.get(0x24, []) if o["type"] == "error")
     if not n_err:
         fail("the corrupt source shows no error line")
-    for name, tid in (("PTM_0", 0x13), ("PTM_1", 0x24)):
+    for name, tid in (("PTM_0", 0x13), ("PTM_1", 0x24), ("ETM_0", 0x10)):
         rc1, out1, err1 = run("dump", snap, "--source", name, "--json")
         one = [json.loads(x) for x in out1.splitlines()]
         if one != per.get(tid):
             fail("--id all lines of 0x%02x differ from --source %s (%d vs %d lines)" %
                  (tid, name, len(per.get(tid, [])), len(one)))
-    if "0x10 (ETM3.5, %d bytes)" % len(e) not in err:
-        fail("the ETMv3 source is not named with its byte count: %r" % err)
     rc, text, err = run("dump", snap, "--id", "all")
     body = [x for x in text.splitlines() if not x.startswith("#")]
-    if len(body) != len(lines) or not all(x.startswith(("0x13 PTM_0 ", "0x24 PTM_1 ")) for x in body):
+    if len(body) != len(lines) or not all(x.startswith(("0x13 PTM_0 ", "0x24 PTM_1 ", "0x10 ETM_0 "))
+                                          for x in body):
         fail("text listing: %d lines, or a line without its ID" % len(body))
     # the default with several PFT sources: --id all (text, JSON, --stats)
     for args in ([], ["--json"], ["--stats"]):
@@ -100,7 +98,7 @@ with tempfile.TemporaryDirectory() as t:
         rc1, out1, err1 = run("dump", snap, "--id", "all", *args)
         if (rc0, out0, err0) != (rc1, out1, err1) or not out0:
             fail("without --id %s: not the output of --id all" % " ".join(args))
-    # one PFT source (PTM_1 left out): the default reads it alone, as before
+    # one PFT source (PTM_1 and ETM_0 left out): the default reads it alone
     one = os.path.join(t, "one")
     os.mkdir(one)
     for f in os.listdir(snap):
@@ -108,9 +106,10 @@ with tempfile.TemporaryDirectory() as t:
             open(os.path.join(one, f), "wb").write(open(os.path.join(snap, f), "rb").read())
             continue
         data = open(os.path.join(snap, f)).read()
-        if f != "PTM_1.ini":
+        if f not in ("PTM_1.ini", "ETM_0.ini"):
             open(os.path.join(one, f), "w").write(
-                data.replace("device1=PTM_1.ini\n", "").replace("PTM_1=ETB_0\n", ""))
+                data.replace("device1=PTM_1.ini\n", "").replace("PTM_1=ETB_0\n", "")
+                .replace("device2=ETM_0.ini\n", "").replace("ETM_0=ETB_0\n", ""))
     rc0, out0, err0 = run("dump", one, "--json")
     rc1, out1, err1 = run("dump", one, "--source", "PTM_0", "--json")
     if out0 != out1 or not out0 or "trace_id" in out0.splitlines()[0]:
@@ -147,6 +146,6 @@ with tempfile.TemporaryDirectory() as t:
             fail("%d-byte capture: --id all lines of 0x%02x differ from --id 0x%02x alone "
                  "(%d vs %d)" % (os.path.getsize(big), tid, tid, len(perb.get(tid, [])),
                                  len(out1.splitlines())))
-    print("dump --id all: %d packets of 2 PFT sources (%d errors in the corrupt one), "
+    print("dump --id all: %d packets of 2 PFT sources and 1 ETMv3 (%d errors in the corrupt one), "
           "%d capture bytes" % (len(lines), n_err, len(cap)))
 sys.exit(1 if failures() else 0)

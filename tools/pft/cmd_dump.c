@@ -43,11 +43,11 @@ static void help(FILE *f)
 		"  --json               JSON Lines: one object per packet (schema: doc/dump.md)\n"
 		"  --stats              only a summary: packets and bytes per type, bytes\n"
 		"                       accounted for, frame statistics\n"
-		"  --id all             every PFT source at once, merged in capture order, the\n"
-		"                       trace ID on every line; other sources named once with\n"
-		"                       their byte counts and skipped.  The default without\n"
-		"                       --id or --source when the input holds several PFT\n"
-		"                       sources (as pft decode).  Not from stdin.\n"
+		"  --id all             every PFT and ETMv3 source at once, merged in capture\n"
+		"                       order, the trace ID on every line; other sources named\n"
+		"                       once with their byte counts and skipped.  The default\n"
+		"                       without --id or --source when the input holds several\n"
+		"                       PFT/ETMv3 sources (as pft decode).  Not from stdin.\n"
 		JOBS_OPTIONS_HELP("4 MiB with --stats, else 128 KiB")
 		"  -o, --output FILE    write to FILE instead of standard output (- = stdout)\n"
 		"  -h, --help           this text\n"
@@ -606,17 +606,18 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	return rc;
 }
 
-/* --id all: every PFT source, one decoder each, merged in capture order
- * (dump_all.h); the statistics and the end checks per source. */
+/* --id all: every PFT and ETMv3 source, one decoder each, merged in capture
+ * order (dump_all.h); the statistics and the end checks per source. */
 static int dump_every(const struct dump_args *a)
 {
 	struct dump_all *m;
 	struct dump d[DUMP_ALL_MAX];
-	struct pft_packet p;
+	struct dump_etm3 *e3[DUMP_ALL_MAX];
+	union dump_all_pkt p;
 	FILE *out;
 	uint64_t cap;
 	unsigned i, n;
-	int k, rc, r;
+	int k = 0, rc, r;
 
 	rc = dump_all_open(&m, a->inpath, &a->io, !a->want_stats && !a->json, "dump");
 	if (rc)
@@ -629,35 +630,52 @@ static int dump_every(const struct dump_args *a)
 	}
 	n = dump_all_count(m);
 	memset(d, 0, sizeof d);
-	for (i = 0; i < n; i++) {
+	memset(e3, 0, sizeof e3);
+	for (i = 0; i < n && !rc; i++) {
 		d[i].out = out;
 		d[i].json = a->json;
 		d[i].in = dump_all_input(m, i);
 		d[i].tag = d[i].in->trace_id ? d[i].in->trace_id : (int)(d[i].in->config.etmtraceidr & 0x7F);
 		d[i].tag_name = json_safe(d[i].in->source_name) ? d[i].in->source_name : NULL;
-		if (!a->want_stats && !a->json)
+		if (dump_all_is_etm3(m, i)) { /* its own packet layer (dump_etm3.h) */
+			if (!(e3[i] = dump_etm3_new(d[i].in, out, a->json, a->want_stats)))
+				rc = PFT_EXIT_USAGE;
+			else
+				dump_etm3_tag(e3[i], d[i].tag, d[i].tag_name);
+			if (e3[i] && !a->want_stats && !a->json)
+				dump_etm3_header(e3[i], 0);
+		} else if (!a->want_stats && !a->json) {
 			header_source(&d[i]);
+		}
 	}
-	if (!a->want_stats && !a->json)
+	if (!rc && !a->want_stats && !a->json)
 		header_columns(&d[0]);
-	while ((k = dump_all_next(m, &i, &p, &cap)) == 1)
-		packet(&d[i], &p, cap, a->want_stats);
-	rc = k < 0 ? -k : PFT_EXIT_OK;
+	while (!rc && (k = dump_all_next(m, &i, &p, &cap)) == 1)
+		if (e3[i])
+			dump_etm3_packet(e3[i], &p.e, cap);
+		else
+			packet(&d[i], &p.p, cap, a->want_stats);
+	if (!rc)
+		rc = k < 0 ? -k : PFT_EXIT_OK;
 	for (i = 0; i < n && !rc; i++) {
 		r = input_finish(d[i].in, "dump");
-		if (!r && a->want_stats)
+		if (!r && e3[i])
+			r = dump_etm3_end(e3[i], dump_all_status(m, i));
+		else if (!r && a->want_stats)
 			stats(&d[i]);
-		if (!r)
+		if (!r && !e3[i])
 			r = report(&d[i], dump_all_status(m, i));
 		if (r > rc)
 			rc = r;
 	}
 	if (*dump_all_skipped(m))
-		cli_error("dump", "skipped (not PFT, or no data): %s", dump_all_skipped(m));
+		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", dump_all_skipped(m));
 	if (cli_output_done("dump", out, a->outpath))
 		rc = PFT_EXIT_USAGE;
 	if (out != stdout)
 		fclose(out);
+	for (i = 0; i < n; i++)
+		dump_etm3_free(e3[i]);
 	dump_all_close(m);
 	return rc;
 }
@@ -674,7 +692,7 @@ int cmd_dump(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc >= 0)
 		return rc;
-	if (a.all || sources_all_default(a.inpath, &a.io, 0))
+	if (a.all || sources_all_default(a.inpath, &a.io, 1))
 		return dump_every(&a);
 	d.json = a.json;
 	d.jobs = jobs_count(&a.jobs);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* pft dump --id all: the PFT sources of one capture merged in capture
- * order (dump_all.h). */
+/* pft dump --id all: the PFT and ETMv3 sources of one capture merged in
+ * capture order (dump_all.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +12,15 @@
 
 struct src {
 	struct input in;
-	struct pft_pkt_decoder *dec;
-	struct pft_packet p;
+	struct pft_pkt_decoder *dec;     /* a PFT source */
+	struct pft_etm3_decoder *e3;     /* an ETMv3 source */
+	union dump_all_pkt p;
 	uint64_t cap;            /* capture offset of p */
 	uint64_t pin_off, pin_cap, zstart; /* as cmd_dump.c's hold() */
 	const uint8_t *buf;      /* the chunk being decoded */
 	size_t len;
+	const uint8_t *pend;     /* a chunk to feed once the decoder is drained (after a gap) */
+	size_t pend_len;
 	int pinned, have, ended, done, status;
 	int waiting;             /* no packet, and its next bytes are not de-formatted yet */
 };
@@ -39,8 +42,11 @@ static int add(struct dump_all *a, const char *path, const struct input_opts *o)
 	if (r)
 		return r;
 	a->n++;
-	s->dec = pft_pkt_decoder_alloc(&s->in.config);
-	if (!s->dec) {
+	if (input_is_etm3(&s->in.config))
+		s->e3 = pft_etm3_decoder_alloc(&s->in.config);
+	else if ((s->dec = pft_pkt_decoder_alloc(&s->in.config)) != NULL)
+		pft_pkt_decoder_set_isync_resync(s->dec, (enum pft_isync_resync)s->in.isync_resync);
+	if (!s->dec && !s->e3) {
 		cli_error(a->cmd, "out of memory");
 		return PFT_EXIT_USAGE;
 	}
@@ -52,6 +58,7 @@ int dump_all_open(struct dump_all **out, const char *path, const struct input_op
 		  int need_len, const char *cmd)
 {
 	struct dump_all *a;
+	struct input_opts io;
 	unsigned i;
 	int r;
 
@@ -62,7 +69,9 @@ int dump_all_open(struct dump_all **out, const char *path, const struct input_op
 		return PFT_EXIT_USAGE;
 	}
 	a->cmd = cmd;
-	r = sources_all_find(&a->sa, path, o, 0, cmd);
+	io = *o;
+	io.allow_etm3 = 1;
+	r = sources_all_find(&a->sa, path, &io, 1, cmd);
 	if (!r)
 		r = sources_all_group(&a->sa, &a->g, need_len, cmd);
 	for (i = 0; !r && i < a->sa.n; i++)
@@ -75,11 +84,59 @@ int dump_all_open(struct dump_all **out, const char *path, const struct input_op
 	return PFT_EXIT_OK;
 }
 
+/* The source's packet decoder, PFT or ETMv3. */
+static uint64_t dec_offset(const struct src *s)
+{
+	return s->e3 ? pft_etm3_decoder_get_offset(s->e3) : pft_pkt_decoder_get_offset(s->dec);
+}
+
+/* The next packet into s->p: 0, -PFT_E_AGAIN, or the decoder's end status;
+ * *off and *size set from it. */
+static int dec_next(struct src *s, uint64_t *off, uint32_t *size)
+{
+	int r;
+
+	if (s->e3) {
+		r = pft_etm3_decoder_next(s->e3, &s->p.e, sizeof s->p.e);
+		*off = s->p.e.offset;
+		*size = s->p.e.size;
+	} else {
+		r = pft_pkt_decoder_next(s->dec, &s->p.p, sizeof s->p.p);
+		*off = s->p.p.offset;
+		*size = s->p.p.size;
+	}
+	return r;
+}
+
+static void dec_feed(struct src *s, const uint8_t *buf, size_t len)
+{
+	if (s->e3)
+		pft_etm3_decoder_feed(s->e3, buf, len);
+	else
+		pft_pkt_decoder_feed(s->dec, buf, len);
+}
+
+static void dec_end(struct src *s)
+{
+	if (s->e3)
+		pft_etm3_decoder_end(s->e3);
+	else
+		pft_pkt_decoder_end(s->dec);
+}
+
+static void dec_resync(struct src *s)
+{
+	if (s->e3)
+		pft_etm3_decoder_resync(s->e3);
+	else
+		pft_pkt_decoder_resync(s->dec);
+}
+
 /* After the chunk buf[0..len) is drained (cmd_dump.c's hold()): keep the
  * capture offset of the first byte not yet reported, release the rest. */
 static void hold(struct src *s, const uint8_t *buf, size_t len)
 {
-	uint64_t off = pft_pkt_decoder_get_offset(s->dec), base = s->in.delivered - len;
+	uint64_t off = dec_offset(s), base = s->in.delivered - len;
 	size_t i = len;
 
 	while (i && !buf[i - 1])
@@ -103,16 +160,23 @@ static int fill(struct src *s, int read)
 {
 	const uint8_t *buf;
 	size_t len;
+	uint64_t off;
+	uint32_t size;
 	int r, k;
 
 	s->waiting = 0;
 	while (!s->have && !s->done) {
-		r = pft_pkt_decoder_next(s->dec, &s->p, sizeof s->p);
+		r = dec_next(s, &off, &size);
 		if (r == 0) {
-			s->cap = s->pinned && s->p.offset == s->pin_off ? s->pin_cap
-				 : input_capture_offset(&s->in, s->p.offset);
-			input_release(&s->in, s->p.offset + s->p.size);
+			s->cap = s->pinned && off == s->pin_off ? s->pin_cap
+				 : input_capture_offset(&s->in, off);
+			input_release(&s->in, off + size);
 			s->have = 1;
+		} else if (r == -PFT_E_AGAIN && s->pend) { /* after a gap: drained, now feed */
+			dec_feed(s, s->pend, s->pend_len);
+			s->buf = s->pend;
+			s->len = s->pend_len;
+			s->pend = NULL;
 		} else if (r == -PFT_E_AGAIN && !s->ended) {
 			if (s->len) /* the chunk drained: what the decoder holds starts at get_offset */
 				hold(s, s->buf, s->len);
@@ -127,10 +191,14 @@ static int fill(struct src *s, int read)
 				return -s->in.exit_code;
 			}
 			if (k == 0) {
-				pft_pkt_decoder_end(s->dec);
+				dec_end(s);
 				s->ended = 1;
+			} else if (s->in.gap) { /* as the one-source dump: resync, drain, feed */
+				dec_resync(s);
+				s->pend = buf;
+				s->pend_len = len;
 			} else {
-				pft_pkt_decoder_feed(s->dec, buf, len);
+				dec_feed(s, buf, len);
 				s->buf = buf;
 				s->len = len;
 			}
@@ -149,14 +217,14 @@ static int fill(struct src *s, int read)
  * it holds none, a byte the group has not de-formatted yet. */
 static uint64_t bound(const struct src *s)
 {
-	uint64_t off = pft_pkt_decoder_get_offset(s->dec);
+	uint64_t off = dec_offset(s);
 
 	if (off >= s->in.delivered)
 		return pft_source_group_position(s->in.src);
 	return s->pinned && s->pin_off == off ? s->pin_cap : 0;
 }
 
-int dump_all_next(struct dump_all *a, unsigned *src, struct pft_packet *p, uint64_t *cap)
+int dump_all_next(struct dump_all *a, unsigned *src, union dump_all_pkt *p, uint64_t *cap)
 {
 	unsigned i, best;
 	int r, again;
@@ -201,6 +269,11 @@ unsigned dump_all_count(const struct dump_all *a)
 	return a->n;
 }
 
+int dump_all_is_etm3(const struct dump_all *a, unsigned i)
+{
+	return a->s[i].e3 != NULL;
+}
+
 struct input *dump_all_input(struct dump_all *a, unsigned i)
 {
 	return &a->s[i].in;
@@ -226,6 +299,7 @@ void dump_all_close(struct dump_all *a)
 		return;
 	for (i = 0; i < a->n; i++) {
 		pft_pkt_decoder_free(a->s[i].dec);
+		pft_etm3_decoder_free(a->s[i].e3);
 		input_close(&a->s[i].in);
 	}
 	pft_source_group_free(a->g);

@@ -5,6 +5,7 @@
  * that of the PFT listing (doc/dump.md). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -12,10 +13,12 @@
 #include "par_run.h"
 #include "pft/etm3.h"
 
-struct d3 {
+struct dump_etm3 {
 	FILE *out;
 	struct input *in;
 	int json, stats;
+	int tag;                 /* --id all: the trace ID on every line (0: none) */
+	const char *tag_name;    /* and the source name (NULL: none) */
 	uint64_t count[PFT_ETM3_NR_TYPES], bytes[PFT_ETM3_NR_TYPES];
 	uint64_t errors, first_error;
 };
@@ -124,14 +127,20 @@ static void fields(FILE *o, const struct pft_etm3_packet *p, int json)
 #undef BOOL
 }
 
-static void line(struct d3 *d, const struct pft_etm3_packet *p, uint64_t cap)
+static void line(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint64_t cap)
 {
 	FILE *o = d->out;
 	char hex[3 * PFT_ETM3_MAX_BYTES + 1];
 	unsigned i, n = 0;
 
 	if (d->json) {
-		fprintf(o, "{\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
+		if (d->tag && d->tag_name)
+			fprintf(o, "{\"trace_id\":%d,\"source\":\"%s\",", d->tag, d->tag_name);
+		else if (d->tag)
+			fprintf(o, "{\"trace_id\":%d,", d->tag);
+		else
+			fputc('{', o);
+		fprintf(o, "\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
 			   ",\"type\":\"%s\",\"bytes\":\"", p->offset, cap, p->size,
 			pft_etm3_pkt_type_name(p->type));
 		for (i = 0; i < p->nbytes; i++)
@@ -144,6 +153,9 @@ static void line(struct d3 *d, const struct pft_etm3_packet *p, uint64_t cap)
 	for (i = 0; i < p->nbytes && i < 16; i++)
 		n += (unsigned)snprintf(hex + n, sizeof hex - n, i ? " %02x" : "%02x", p->bytes[i]);
 	hex[n] = '\0';
+	if (d->tag)
+		fprintf(o, "0x%02X %s%s", (unsigned)d->tag, d->tag_name ? d->tag_name : "",
+			d->tag_name ? " " : "");
 	fprintf(o, "%8" PRIu64 "  %-47s  %-16s", p->offset, hex, pft_etm3_pkt_type_name(p->type));
 	if (p->size > 16 || p->type == PFT_ETM3_UNSYNCED || p->type == PFT_ETM3_ERROR)
 		fprintf(o, " size=%" PRIu32, p->size);
@@ -151,27 +163,33 @@ static void line(struct d3 *d, const struct pft_etm3_packet *p, uint64_t cap)
 	fputc('\n', o);
 }
 
-static void put(struct d3 *d, const struct pft_etm3_packet *p)
+void dump_etm3_packet(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint64_t cap)
 {
-	uint64_t cap = 0;
-
 	if (p->type < PFT_ETM3_NR_TYPES) {
 		d->count[p->type]++;
 		d->bytes[p->type] += p->size;
 	}
 	if (p->type == PFT_ETM3_ERROR && !d->errors++)
 		d->first_error = p->offset;
-	if (d->json) {
-		cap = input_capture_offset(d->in, p->offset);
-		input_release(d->in, p->offset + p->size);
-	}
 	if (!d->stats)
 		line(d, p, cap);
 }
 
+/* One source alone: the capture offset from the input's map. */
+static void put(struct dump_etm3 *d, const struct pft_etm3_packet *p)
+{
+	uint64_t cap = 0;
+
+	if (d->json) {
+		cap = input_capture_offset(d->in, p->offset);
+		input_release(d->in, p->offset + p->size);
+	}
+	dump_etm3_packet(d, p, cap);
+}
+
 /* --stats: every item the decoder holds counted (pft_etm3_decoder_count:
  * no packet is built for the one-byte P-headers).  The decoder's status. */
-static int count_all(struct d3 *d, struct pft_etm3_decoder *dec)
+static int count_all(struct dump_etm3 *d, struct pft_etm3_decoder *dec)
 {
 	struct pft_etm3_counts k;
 	unsigned t;
@@ -189,7 +207,7 @@ static int count_all(struct d3 *d, struct pft_etm3_decoder *dec)
 	return r;
 }
 
-static void stats(struct d3 *d)
+static void stats(struct dump_etm3 *d)
 {
 	const struct input *in = d->in;
 	uint64_t np = 0, nb = 0;
@@ -232,7 +250,7 @@ static int put_item(void *arg, const void *p)
 
 /* --jobs N (par_run.h): the same items on N threads.  The decoder's last
  * status (-PFT_E_EOS when all went through), or -1 after a read error. */
-static int dump_jobs(struct d3 *d, unsigned jobs, size_t segment)
+static int dump_jobs(struct dump_etm3 *d, unsigned jobs, size_t segment)
 {
 	struct par_run r;
 	struct pft_etm3_counts c;
@@ -263,7 +281,7 @@ static int dump_jobs(struct d3 *d, unsigned jobs, size_t segment)
 
 /* Every chunk through one decoder (a gap: it resyncs, as the PFT dump's).
  * The decoder's last status, or -1 after a read error. */
-static int dump_serial(struct d3 *d, struct pft_etm3_decoder *dec)
+static int dump_serial(struct dump_etm3 *d, struct pft_etm3_decoder *dec)
 {
 	struct input *in = d->in;
 	struct pft_etm3_packet p;
@@ -295,52 +313,90 @@ static int dump_serial(struct d3 *d, struct pft_etm3_decoder *dec)
 	}
 }
 
-int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment)
+struct dump_etm3 *dump_etm3_new(struct input *in, FILE *out, int json, int want_stats)
 {
-	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
-	struct d3 d;
-	int r, rc;
+	struct dump_etm3 *d = calloc(1, sizeof *d);
 
-	if (!dec) {
-		cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
-		return PFT_EXIT_USAGE;
+	if (!d) {
+		cli_error("dump", "out of memory");
+		return NULL;
 	}
-	memset(&d, 0, sizeof d);
-	d.out = out;
-	d.in = in;
-	d.json = json;
-	d.stats = want_stats;
-	if (!want_stats && !json) {
-		const struct pft_config *c = &in->config;
-		fprintf(out, "# pft dump %s", in->path);
-		if (in->source_name)
-			fprintf(out, " source %s", in->source_name);
-		fprintf(out, " trace ID 0x%02X format %s (ETMv3.%u)\n", in->trace_id,
-			pft_frame_format_name(in->format), (unsigned)(c->etmidr >> 4) & 0xF);
-		fprintf(out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
-			" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
+	d->out = out;
+	d->in = in;
+	d->json = json;
+	d->stats = want_stats;
+	return d;
+}
+
+void dump_etm3_tag(struct dump_etm3 *d, int tag, const char *name)
+{
+	d->tag = tag;
+	d->tag_name = name;
+}
+
+void dump_etm3_header(struct dump_etm3 *d, int columns)
+{
+	const struct input *in = d->in;
+	const struct pft_config *c = &in->config;
+	FILE *out = d->out;
+
+	fprintf(out, "# pft dump %s", in->path);
+	if (in->source_name)
+		fprintf(out, " source %s", in->source_name);
+	fprintf(out, " trace ID 0x%02X format %s (ETMv3.%u)\n", in->trace_id,
+		pft_frame_format_name(in->format), (unsigned)(c->etmidr >> 4) & 0xF);
+	fprintf(out, "# ETMCR=0x%08" PRIX32 " ETMCCER=0x%08" PRIX32 " ETMIDR=0x%08" PRIX32
+		" ETMTRACEIDR=0x%08" PRIX32 "\n", c->etmcr, c->etmccer, c->etmidr, c->etmtraceidr);
+	if (columns)
 		fprintf(out, "#  offset  bytes                                            type             fields\n");
-	}
-	r = jobs > 1 ? dump_jobs(&d, jobs, segment) : dump_serial(&d, dec);
-	pft_etm3_decoder_free(dec);
-	if (r == -1)
-		return in->exit_code;
-	rc = input_finish(in, "dump");
-	if (rc)
-		return rc;
-	if (want_stats)
-		stats(&d);
-	if (r != -PFT_E_EOS || in->frame_errors || d.errors) {
+}
+
+int dump_etm3_end(struct dump_etm3 *d, int r)
+{
+	struct input *in = d->in;
+
+	if (d->stats)
+		stats(d);
+	if (r != -PFT_E_EOS || in->frame_errors || d->errors) {
 		if (in->frame_errors)
 			cli_error("dump", "%s: %s", in->buffer_path ? in->buffer_path : in->path,
 				  in->frame_error_msg);
-		if (d.errors)
+		if (d->errors)
 			cli_error("dump", "%" PRIu64 " malformed packet%s in the trace ID 0x%02X ETMv3 stream (first at offset %" PRIu64 ")",
-				  d.errors, d.errors > 1 ? "s" : "", in->trace_id, d.first_error);
+				  d->errors, d->errors > 1 ? "s" : "", in->trace_id, d->first_error);
 		if (r != -PFT_E_EOS)
 			cli_error("dump", "packet decoder stopped: %s", pft_errstr(r));
 		return PFT_EXIT_DATA;
 	}
 	return PFT_EXIT_OK;
+}
+
+void dump_etm3_free(struct dump_etm3 *d)
+{
+	free(d);
+}
+
+int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
+	      size_t segment)
+{
+	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
+	struct dump_etm3 *d = dec ? dump_etm3_new(in, out, json, want_stats) : NULL;
+	int r, rc;
+
+	if (!d) {
+		if (!dec)
+			cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
+		pft_etm3_decoder_free(dec);
+		return PFT_EXIT_USAGE;
+	}
+	if (!want_stats && !json)
+		dump_etm3_header(d, 1);
+	r = jobs > 1 ? dump_jobs(d, jobs, segment) : dump_serial(d, dec);
+	pft_etm3_decoder_free(dec);
+	if (r == -1)
+		rc = in->exit_code;
+	else if (!(rc = input_finish(in, "dump")))
+		rc = dump_etm3_end(d, r);
+	dump_etm3_free(d);
+	return rc;
 }
