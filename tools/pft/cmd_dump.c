@@ -668,10 +668,10 @@ static int dump_every(const struct dump_args *a)
 		if (r > rc)
 			rc = r;
 	}
-	if (*dump_all_skipped(m))
-		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", dump_all_skipped(m));
-	if (cli_output_done("dump", out, a->outpath))
+	if (cli_output_done("dump", out, a->outpath)) /* the one message then */
 		rc = PFT_EXIT_USAGE;
+	else if (*dump_all_skipped(m))
+		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", dump_all_skipped(m));
 	if (out != stdout)
 		fclose(out);
 	for (i = 0; i < n; i++)
