@@ -8,6 +8,22 @@
 
 #include "parallel/par_int.h"
 
+/* The flow's own totals of the items output (as the serial path's: the
+ * packets but unsynced runs and errors, instructions, ranges, events). */
+static void flow_totals(const struct par_dec *d, struct pft_flow_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	if (d->e3flow)
+		pft_etm3_flow_decoder_get_stats(d->e3flow, st, sizeof *st);
+}
+
+void par_e3_set_stats(struct par_dec *d, const struct pft_flow_stats *st)
+{
+	d->e3st = *st;
+	d->e3st.bytes = 0; /* the packet decoder's offset */
+	flow_totals(d, &d->e3base);
+}
+
 int par_e3_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 {
 	struct pft_etm3_flow_decoder *f = d->e3flow;
@@ -33,6 +49,7 @@ int par_e3_open(struct par_dec *d, const struct par_cfg *c, uint64_t base)
 		par_e3_close(d);
 		return -PFT_E_NOMEM;
 	}
+	flow_totals(d, &d->e3base);
 	return 0;
 }
 
@@ -54,42 +71,22 @@ int par_e3_state(const struct par_dec *d, struct par_state *s)
 	return !d->e3flow || etm3_flow_state(d->e3flow, &s->e3f);
 }
 
-static int counted(const struct pft_etm3_packet *p)
-{
-	return p->type != PFT_ETM3_UNSYNCED && p->type != PFT_ETM3_ERROR;
-}
-
 void par_e3_put(struct par_dec *d, const struct pft_etm3_packet *p)
 {
-	d->e3st.packets += counted(p);
 	pft_etm3_flow_decoder_put_packet(d->e3flow, p);
 }
 
 int par_e3_next_item(struct par_dec *d, struct pft_flow_item *it)
 {
-	struct pft_flow_stats before, after;
 	int r;
 
 	for (;;) {
 		r = pft_etm3_flow_decoder_next(d->e3flow, it, sizeof *it);
-		if (r == 0) {
-			if (it->kind == PFT_FLOW_EVENT) {
-				if (it->type < PFT_EV_NR)
-					d->e3st.events[it->type]++;
-			} else {
-				d->e3st.ranges++;
-				d->e3st.insns += it->ninsns;
-			}
-			return 0;
-		}
 		if (r != -PFT_E_AGAIN || !d->bytes)
 			return r;
 		/* bytes mode: the flow reads the packet decoder in place
-		   (put_from, as flow_any.c), the packets it took counted */
-		pft_etm3_flow_decoder_get_stats(d->e3flow, &before, sizeof before);
+		   (put_from, as flow_any.c) */
 		r = pft_etm3_flow_decoder_put_from(d->e3flow, d->e3pkt);
-		pft_etm3_flow_decoder_get_stats(d->e3flow, &after, sizeof after);
-		d->e3st.packets += after.packets - before.packets;
 		if (r == 0)
 			continue;
 		if (r == -PFT_E_EOS && !d->flow_ended) {
@@ -103,6 +100,15 @@ int par_e3_next_item(struct par_dec *d, struct pft_flow_item *it)
 
 void par_e3_get_stats(const struct par_dec *d, struct pft_flow_stats *st)
 {
+	struct pft_flow_stats now;
+	unsigned k;
+
+	flow_totals(d, &now);
 	*st = d->e3st;
+	st->packets += now.packets - d->e3base.packets;
+	st->insns += now.insns - d->e3base.insns;
+	st->ranges += now.ranges - d->e3base.ranges;
+	for (k = 0; k < PFT_EV_NR; k++)
+		st->events[k] += now.events[k] - d->e3base.events[k];
 	st->bytes = pft_etm3_decoder_get_offset(d->e3pkt);
 }

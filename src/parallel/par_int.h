@@ -96,6 +96,8 @@ struct par_dec {
 	struct pft_etm3_decoder *e3pkt;
 	struct pft_etm3_flow_decoder *e3flow;
 	struct pft_flow_stats e3st;            /* FLOW totals (bytes: the packet decoder's offset) */
+	struct pft_flow_stats e3base;          /* the flow's own totals when e3st was last set:
+	                                          e3st + (the flow's now - e3base) is the total */
 };
 
 /* One packet of either protocol. */
@@ -119,6 +121,8 @@ int par_e3_state(const struct par_dec *d, struct par_state *s);
 int par_e3_next_item(struct par_dec *d, struct pft_flow_item *it);
 void par_e3_put(struct par_dec *d, const struct pft_etm3_packet *p);
 void par_e3_get_stats(const struct par_dec *d, struct pft_flow_stats *st);
+/* The totals go on from *st (bytes: the packet decoder's offset). */
+void par_e3_set_stats(struct par_dec *d, const struct pft_flow_stats *st);
 
 /* ---- par_snap.c ---- */
 /* 0 or -PFT_E_INVAL (kind, cfg, mode). */

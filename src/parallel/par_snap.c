@@ -218,8 +218,7 @@ void par_dec_rebase(struct par_dec *d, uint64_t delta, const struct pft_flow_sta
 
 	if (d->e3) {
 		etm3_flow_rebase(d->e3flow, delta);
-		d->e3st = *st;
-		d->e3st.bytes = 0; /* the packet decoder's offset */
+		par_e3_set_stats(d, st);
 		return;
 	}
 	hits = f->st.cache_hits;
@@ -344,7 +343,7 @@ int par_dec_skip_items(struct par_dec *d)
 	struct pft_flow_item it;
 	int r;
 
-	if (d->e3) { /* its totals are counted item by item */
+	if (d->e3) {
 		while ((r = par_e3_next_item(d, &it)) == 0)
 			;
 		return r;
