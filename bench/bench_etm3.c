@@ -86,12 +86,35 @@ static NOINLINE double run_ocsd(const struct pft_config *cfg, const uint8_t *buf
 
 /* ---- full decode ---- */
 
+/* The flow's items so far: its ranges' instructions added to *insns. */
+static inline void take_insns(struct pft_etm3_flow_decoder *fl, uint64_t *insns)
+{
+	struct pft_flow_item it;
+
+	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
+		if (it.kind == PFT_FLOW_RANGE)
+			*insns += it.ninsns;
+}
+
+/* After the last packet (r: the packet decoder's status, -PFT_E_EOS at its
+ * end): the flow's end and last items, the clock read, both decoders freed.
+ * The CPU seconds since t0, or -1 if the packet decoder did not end. */
+static inline double decode_end(struct pft_etm3_decoder *d, struct pft_etm3_flow_decoder *fl,
+				int r, double t0, uint64_t *insns)
+{
+	pft_etm3_flow_decoder_end(fl);
+	take_insns(fl, insns);
+	t0 = bench_cpu() - t0;
+	pft_etm3_flow_decoder_free(fl);
+	pft_etm3_decoder_free(d);
+	return r == -PFT_E_EOS ? t0 : -1;
+}
+
 static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct pft_image *img,
 				      const uint8_t *buf, size_t len, size_t chunk, uint64_t *insns)
 {
 	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
 	struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(cfg, img);
-	struct pft_flow_item it;
 	size_t pos = 0;
 	double t0;
 	int r;
@@ -103,20 +126,11 @@ static NOINLINE double run_pft_decode(const struct pft_config *cfg, const struct
 	for (;;) {
 		bench_etm3_feed(d, buf, len, chunk, &pos);
 		while ((r = pft_etm3_flow_decoder_put_from(fl, d)) == 0)
-			while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
-				if (it.kind == PFT_FLOW_RANGE)
-					*insns += it.ninsns;
+			take_insns(fl, insns);
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	pft_etm3_flow_decoder_end(fl);
-	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
-		if (it.kind == PFT_FLOW_RANGE)
-			*insns += it.ninsns;
-	t0 = bench_cpu() - t0;
-	pft_etm3_flow_decoder_free(fl);
-	pft_etm3_decoder_free(d);
-	return r == -PFT_E_EOS ? t0 : -1;
+	return decode_end(d, fl, r, t0, insns);
 }
 
 /* The same through packet structs: pft_etm3_decoder_next_batch, then
@@ -127,7 +141,6 @@ static NOINLINE double run_pft_decode_pkts(const struct pft_config *cfg, const s
 	struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(cfg);
 	struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(cfg, img);
 	static struct pft_etm3_packet p[BATCH];
-	struct pft_flow_item it;
 	size_t pos = 0;
 	double t0;
 	int r, i;
@@ -145,22 +158,13 @@ static NOINLINE double run_pft_decode_pkts(const struct pft_config *cfg, const s
 				if (k <= 0)
 					return -1;
 				i += k;
-				while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
-					if (it.kind == PFT_FLOW_RANGE)
-						*insns += it.ninsns;
+				take_insns(fl, insns);
 			}
 		}
 		if (r != -PFT_E_AGAIN)
 			break;
 	}
-	pft_etm3_flow_decoder_end(fl);
-	while (pft_etm3_flow_decoder_next(fl, &it, sizeof it) == 0)
-		if (it.kind == PFT_FLOW_RANGE)
-			*insns += it.ninsns;
-	t0 = bench_cpu() - t0;
-	pft_etm3_flow_decoder_free(fl);
-	pft_etm3_decoder_free(d);
-	return r == -PFT_E_EOS ? t0 : -1;
+	return decode_end(d, fl, r, t0, insns);
 }
 
 static NOINLINE double run_ocsd_decode(const struct pft_config *cfg, const uint8_t *kernel,
