@@ -13,9 +13,7 @@
 
 #include "pft/pft.h"
 
-#include "fuzz_util.h"
-
-#define MAXI 4096
+#include "fuzz_par.h"
 
 static uint8_t code[1024], vectors[64];
 static struct pft_image *img;
@@ -25,35 +23,31 @@ static void init_image(void)
 	img = fuzz_code_image(0x12345678u, code, sizeof(code), vectors, sizeof(vectors));
 }
 
-struct out {
-	struct pft_flow_item it[MAXI];
-	struct pft_packet pk[MAXI];
-	struct pft_insn in[MAXI * 4];
-	size_t n, nin, npk;
+struct pkts {
+	struct pft_packet pk[FUZZ_PAR_MAXI];
+	size_t n;
 };
 
-static struct out ser, par;
+static struct fuzz_items ser, par;
+static struct pkts ser_pk, par_pk;
 static struct pft_flow_item segit[8][64];
 static struct pft_insn segin[8][256];
 static struct pft_packet segpk[8][64];
 
-static void put(struct out *o, const struct pft_flow_item *it)
+static void put_pk(struct pkts *o, const struct pft_packet *p)
 {
-	if (o->n == MAXI)
-		return;
-	o->it[o->n] = *it;
-	o->it[o->n].insns = NULL;
-	if (it->insns && o->nin + it->ninsns <= MAXI * 4) {
-		memcpy(o->in + o->nin, it->insns, it->ninsns * sizeof *it->insns);
-		o->nin += it->ninsns;
-	}
-	o->n++;
+	if (o->n < FUZZ_PAR_MAXI)
+		o->pk[o->n++] = *p;
 }
 
-static void put_pk(struct out *o, const struct pft_packet *p)
+static int take_pkts(struct pft_par *pp, void *arg)
 {
-	if (o->npk < MAXI)
-		o->pk[o->npk++] = *p;
+	struct pft_packet pk;
+	int r;
+
+	while ((r = pft_par_next_packet(pp, &pk, sizeof pk)) == 0)
+		put_pk(arg, &pk);
+	return r;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -64,15 +58,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct pft_flow_item it;
 	struct pft_packet pk;
 	struct pft_flow_stats s1, s2;
-	struct pft_par *p, *pp;
-	struct pft_par_seg *seg[8], *sp[8];
+	struct pft_par *p;
 	struct pft_par_buf b[8], bp[8];
-	size_t cuts[9], off, window;
-	unsigned jobs, i, n;
-	enum pft_isync_resync mode;
+	struct fuzz_par f;
+	unsigned i;
 	const uint8_t *s;
 	size_t len;
-	int r;
 
 	if (!img)
 		init_image();
@@ -84,45 +75,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.etmidr = 0x411CF301u;
 	if (data[0] & 0x10)
 		cfg.etmccer |= 1u << 24;
-	mode = (enum pft_isync_resync)((data[0] >> 5) % 3);
-	jobs = 1 + (data[1] & 7);
-	window = 16 + (size_t)(data[1] >> 3) * 37;
+	f.cfg = &cfg;
+	f.img = img;
+	f.mode = (enum pft_isync_resync)((data[0] >> 5) % 3);
+	f.jobs = 1 + (data[1] & 7);
+	f.window = 16 + (size_t)(data[1] >> 3) * 37;
 	s = data + 2;
 	len = size - 2;
 
 	memset(&ser, 0, sizeof ser);
 	memset(&par, 0, sizeof par);
+	ser_pk.n = par_pk.n = 0;
 	d = pft_flow_decoder_alloc(&cfg, img);
 	ASSERT(d);
-	pft_flow_decoder_set_isync_resync(d, mode);
+	pft_flow_decoder_set_isync_resync(d, f.mode);
 	pft_flow_decoder_feed(d, s, len);
 	while (pft_flow_decoder_next(d, &it, sizeof it) == 0)
-		put(&ser, &it);
+		fuzz_items_put(&ser, &it);
 	pft_flow_decoder_end(d);
 	while (pft_flow_decoder_next(d, &it, sizeof it) == 0)
-		put(&ser, &it);
+		fuzz_items_put(&ser, &it);
 	pft_flow_decoder_get_stats(d, &s1, sizeof s1);
 	pft_flow_decoder_free(d);
 	{
 		struct pft_pkt_decoder *k = pft_pkt_decoder_alloc(&cfg);
 		ASSERT(k);
-		pft_pkt_decoder_set_isync_resync(k, mode);
+		pft_pkt_decoder_set_isync_resync(k, f.mode);
 		pft_pkt_decoder_feed(k, s, len);
 		while (pft_pkt_decoder_next(k, &pk, sizeof pk) == 0)
-			put_pk(&ser, &pk);
+			put_pk(&ser_pk, &pk);
 		pft_pkt_decoder_end(k);
 		while (pft_pkt_decoder_next(k, &pk, sizeof pk) == 0)
-			put_pk(&ser, &pk);
+			put_pk(&ser_pk, &pk);
 		pft_pkt_decoder_free(k);
 	}
 
-	p = pft_par_alloc(PFT_PAR_FLOW, &cfg, img, mode);
-	pp = pft_par_alloc(PFT_PAR_PACKETS, &cfg, NULL, mode);
-	ASSERT(p && pp);
-	for (i = 0; i < jobs; i++) {
-		seg[i] = pft_par_seg_alloc(PFT_PAR_FLOW, &cfg, img, mode);
-		sp[i] = pft_par_seg_alloc(PFT_PAR_PACKETS, &cfg, NULL, mode);
-		ASSERT(seg[i] && sp[i]);
+	for (i = 0; i < f.jobs; i++) {
 		memset(&b[i], 0, sizeof b[i]);
 		memset(&bp[i], 0, sizeof bp[i]);
 		b[i].items = segit[i];
@@ -132,55 +120,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bp[i].pkts = segpk[i];
 		bp[i].pkts_cap = data[1] & 0x80 ? 3 : 64;
 	}
-	for (off = 0; off < len; off += window) {
-		size_t w = len - off < window ? len - off : window;
-
-		n = pft_par_split(s + off, w, jobs, cuts);
-		ASSERT(n >= 1 && n <= jobs);
-		for (i = 0; i < n; i++) {
-			ASSERT(pft_par_seg_decode(seg[i], s + off + cuts[i], cuts[i + 1] - cuts[i],
-						  off + cuts[i], &b[i]) == 0);
-			ASSERT(pft_par_seg_decode(sp[i], s + off + cuts[i], cuts[i + 1] - cuts[i],
-						  off + cuts[i], &bp[i]) == 0);
-		}
-		for (i = 0; i < n; i++) {
-			ASSERT(pft_par_join(p, seg[i], s + off + cuts[i], cuts[i + 1] - cuts[i],
-					    off + cuts[i]) == 0);
-			while ((r = pft_par_next_item(p, &it, sizeof it)) == 0)
-				put(&par, &it);
-			ASSERT(r == -PFT_E_AGAIN);
-			ASSERT(pft_par_join(pp, sp[i], s + off + cuts[i], cuts[i + 1] - cuts[i],
-					    off + cuts[i]) == 0);
-			while ((r = pft_par_next_packet(pp, &pk, sizeof pk)) == 0)
-				put_pk(&par, &pk);
-			ASSERT(r == -PFT_E_AGAIN);
-		}
-	}
-	ASSERT(pft_par_end(p) == 0 && pft_par_end(pp) == 0);
-	while ((r = pft_par_next_item(p, &it, sizeof it)) == 0)
-		put(&par, &it);
-	ASSERT(r == -PFT_E_EOS);
-	while ((r = pft_par_next_packet(pp, &pk, sizeof pk)) == 0)
-		put_pk(&par, &pk);
-	ASSERT(r == -PFT_E_EOS);
+	p = fuzz_par_run(&f, PFT_PAR_FLOW, b, s, len, fuzz_par_take_items, &par);
 	ASSERT(pft_par_get_stats(p, &s2, sizeof s2) == 0);
+	pft_par_free(p);
+	pft_par_free(fuzz_par_run(&f, PFT_PAR_PACKETS, bp, s, len, take_pkts, &par_pk));
 	s1.cache_hits = s1.cache_misses = s2.cache_hits = s2.cache_misses = 0;
 	ASSERT(!memcmp(&s1, &s2, sizeof s1));
-	ASSERT(ser.n == par.n && ser.nin == par.nin && ser.npk == par.npk);
-	ASSERT(!memcmp(ser.it, par.it, ser.n * sizeof ser.it[0]));
-	ASSERT(!memcmp(ser.in, par.in, ser.nin * sizeof ser.in[0]));
-	for (i = 0; i < ser.npk; i++) /* field by field: a packet's padding is not set */
-		ASSERT(ser.pk[i].offset == par.pk[i].offset && ser.pk[i].size == par.pk[i].size &&
-		       ser.pk[i].type == par.pk[i].type && ser.pk[i].flags == par.pk[i].flags &&
-		       ser.pk[i].address == par.pk[i].address &&
-		       ser.pk[i].timestamp == par.pk[i].timestamp &&
-		       ser.pk[i].atoms == par.pk[i].atoms && ser.pk[i].reason == par.pk[i].reason &&
-		       !memcmp(ser.pk[i].bytes, par.pk[i].bytes, sizeof ser.pk[i].bytes));
-	for (i = 0; i < jobs; i++) {
-		pft_par_seg_free(seg[i]);
-		pft_par_seg_free(sp[i]);
+	ASSERT(fuzz_items_same(&ser, &par));
+	ASSERT(ser_pk.n == par_pk.n);
+	for (i = 0; i < ser_pk.n; i++) { /* field by field: a packet's padding is not set */
+		const struct pft_packet *x = &ser_pk.pk[i], *y = &par_pk.pk[i];
+		ASSERT(x->offset == y->offset && x->size == y->size && x->type == y->type &&
+		       x->flags == y->flags && x->address == y->address &&
+		       x->timestamp == y->timestamp && x->atoms == y->atoms &&
+		       x->reason == y->reason && !memcmp(x->bytes, y->bytes, sizeof x->bytes));
 	}
-	pft_par_free(p);
-	pft_par_free(pp);
 	return 0;
 }

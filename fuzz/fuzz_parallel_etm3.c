@@ -18,9 +18,7 @@
 
 #include "pft/pft.h"
 
-#include "fuzz_util.h"
-
-#define MAXI 4096
+#include "fuzz_par.h"
 
 static uint8_t code[1024];
 static struct pft_image *img;
@@ -30,43 +28,33 @@ static void init_image(void)
 	img = fuzz_code_image(0x9E3779B9u, code, sizeof(code), NULL, 0);
 }
 
-struct out {
-	struct pft_flow_item it[MAXI];
-	struct pft_etm3_packet pk[MAXI];
-	struct pft_insn in[MAXI * 4];
-	uint32_t cyc[MAXI * 4];
-	size_t n, nin, npk;
-	struct pft_flow_stats st;
+struct pkts {
+	struct pft_etm3_packet pk[FUZZ_PAR_MAXI];
+	size_t n;
 };
 
-static struct out ser, par;
+static struct fuzz_items ser, par;
+static struct pkts ser_pk, par_pk;
+static struct pft_flow_stats ser_st;
 static struct pft_flow_item segit[8][64];
 static struct pft_insn segin[8][256];
 static uint32_t segcyc[8][256];
 static struct pft_etm3_packet segpk[8][64];
 
-static void put(struct out *o, const struct pft_flow_item *it)
+static void put_pk(struct pkts *o, const struct pft_etm3_packet *p)
 {
-	uint32_t j;
-
-	if (o->n == MAXI)
-		return;
-	o->it[o->n] = *it;
-	o->it[o->n].insns = NULL;
-	o->it[o->n].insn_cycles = NULL;
-	if (it->insns && o->nin + it->ninsns <= MAXI * 4) {
-		memcpy(o->in + o->nin, it->insns, it->ninsns * sizeof *it->insns);
-		for (j = 0; j < it->ninsns; j++)
-			o->cyc[o->nin + j] = it->insn_cycles ? it->insn_cycles[j] : 0xFFFFFFFFu;
-		o->nin += it->ninsns;
-	}
-	o->n++;
+	if (o->n < FUZZ_PAR_MAXI)
+		o->pk[o->n++] = *p;
 }
 
-static void put_pk(struct out *o, const struct pft_etm3_packet *p)
+static int take_pkts(struct pft_par *pp, void *arg)
 {
-	if (o->npk < MAXI)
-		o->pk[o->npk++] = *p;
+	struct pft_etm3_packet pk;
+	int r;
+
+	while ((r = pft_par_next_etm3_packet(pp, &pk, sizeof pk)) == 0)
+		put_pk(arg, &pk);
+	return r;
 }
 
 /* The serial flow and its totals (the CLI's serial path counts them so). */
@@ -83,12 +71,12 @@ static void serial(const struct pft_config *cfg, const uint8_t *s, size_t len)
 	pft_etm3_decoder_end(d);
 	for (;;) {
 		while ((r = pft_etm3_flow_decoder_next(fl, &it, sizeof it)) == 0) {
-			put(&ser, &it);
+			fuzz_items_put(&ser, &it);
 			if (it.kind == PFT_FLOW_EVENT) {
-				ser.st.events[it.type]++;
+				ser_st.events[it.type]++;
 			} else {
-				ser.st.ranges++;
-				ser.st.insns += it.ninsns;
+				ser_st.ranges++;
+				ser_st.insns += it.ninsns;
 			}
 		}
 		if (r == -PFT_E_EOS)
@@ -100,11 +88,11 @@ static void serial(const struct pft_config *cfg, const uint8_t *s, size_t len)
 		}
 		ASSERT(r == 0);
 		if (p.type != PFT_ETM3_UNSYNCED && p.type != PFT_ETM3_ERROR)
-			ser.st.packets++;
-		put_pk(&ser, &p);
+			ser_st.packets++;
+		put_pk(&ser_pk, &p);
 		ASSERT(pft_etm3_flow_decoder_put_packet(fl, &p) == 0);
 	}
-	ser.st.bytes = pft_etm3_decoder_get_offset(d);
+	ser_st.bytes = pft_etm3_decoder_get_offset(d);
 	pft_etm3_flow_decoder_free(fl);
 	pft_etm3_decoder_free(d);
 }
@@ -115,18 +103,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	struct pft_config cfg;
-	struct pft_flow_item it;
-	struct pft_etm3_packet pk;
 	struct pft_etm3_counts c1, c2;
-	struct pft_par *p, *pp;
-	struct pft_par_seg *seg[8], *sp[8];
+	struct pft_flow_stats par_st;
+	struct pft_par *p;
 	struct pft_par_buf b[8], bp[8];
-	size_t cuts[9], off, window, i;
-	unsigned jobs, k, n;
+	struct fuzz_par f;
+	size_t i;
+	unsigned k;
 	uint8_t sel;
 	const uint8_t *s;
 	size_t len;
-	int r;
 
 	if (!img)
 		init_image();
@@ -138,22 +124,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
 	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
 	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
-	jobs = 1 + (data[1] & 7);
-	window = 16 + (size_t)((data[1] >> 3) & 15) * 37;
+	f.cfg = &cfg;
+	f.img = img;
+	f.mode = PFT_ISYNC_RESYNC_LOST;
+	f.jobs = 1 + (data[1] & 7);
+	f.window = 16 + (size_t)((data[1] >> 3) & 15) * 37;
 	s = data + 2;
 	len = size - 2;
 
 	memset(&ser, 0, sizeof ser);
 	memset(&par, 0, sizeof par);
+	memset(&ser_st, 0, sizeof ser_st);
+	ser_pk.n = par_pk.n = 0;
 	serial(&cfg, s, len);
 
-	p = pft_par_alloc(PFT_PAR_FLOW, &cfg, img, PFT_ISYNC_RESYNC_LOST);
-	pp = pft_par_alloc(PFT_PAR_PACKETS, &cfg, NULL, PFT_ISYNC_RESYNC_LOST);
-	ASSERT(p && pp);
-	for (k = 0; k < jobs; k++) {
-		seg[k] = pft_par_seg_alloc(PFT_PAR_FLOW, &cfg, img, PFT_ISYNC_RESYNC_LOST);
-		sp[k] = pft_par_seg_alloc(PFT_PAR_PACKETS, &cfg, NULL, PFT_ISYNC_RESYNC_LOST);
-		ASSERT(seg[k] && sp[k]);
+	for (k = 0; k < f.jobs; k++) {
 		memset(&b[k], 0, sizeof b[k]);
 		memset(&bp[k], 0, sizeof bp[k]);
 		b[k].items = segit[k];
@@ -165,60 +150,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bp[k].etm3_pkts = segpk[k];
 		bp[k].etm3_pkts_cap = data[1] & 0x80 ? 3 : 64;
 	}
-	for (off = 0; off < len; off += window) {
-		size_t w = len - off < window ? len - off : window;
-
-		n = pft_par_split(s + off, w, jobs, cuts);
-		ASSERT(n >= 1 && n <= jobs);
-		for (k = 0; k < n; k++) {
-			ASSERT(pft_par_seg_decode(seg[k], s + off + cuts[k], cuts[k + 1] - cuts[k],
-						  off + cuts[k], &b[k]) == 0);
-			ASSERT(pft_par_seg_decode(sp[k], s + off + cuts[k], cuts[k + 1] - cuts[k],
-						  off + cuts[k], &bp[k]) == 0);
-		}
-		for (k = 0; k < n; k++) {
-			ASSERT(pft_par_join(p, seg[k], s + off + cuts[k], cuts[k + 1] - cuts[k],
-					    off + cuts[k]) == 0);
-			while ((r = pft_par_next_item(p, &it, sizeof it)) == 0)
-				put(&par, &it);
-			ASSERT(r == -PFT_E_AGAIN);
-			ASSERT(pft_par_join(pp, sp[k], s + off + cuts[k], cuts[k + 1] - cuts[k],
-					    off + cuts[k]) == 0);
-			while ((r = pft_par_next_etm3_packet(pp, &pk, sizeof pk)) == 0)
-				put_pk(&par, &pk);
-			ASSERT(r == -PFT_E_AGAIN);
-		}
-	}
-	ASSERT(pft_par_end(p) == 0 && pft_par_end(pp) == 0);
-	while ((r = pft_par_next_item(p, &it, sizeof it)) == 0)
-		put(&par, &it);
-	ASSERT(r == -PFT_E_EOS);
-	while ((r = pft_par_next_etm3_packet(pp, &pk, sizeof pk)) == 0)
-		put_pk(&par, &pk);
-	ASSERT(r == -PFT_E_EOS);
-	ASSERT(pft_par_get_stats(p, &par.st, sizeof par.st) == 0);
-	ASSERT(!memcmp(&ser.st, &par.st, sizeof ser.st));
-	ASSERT(ser.n == par.n && ser.nin == par.nin && ser.npk == par.npk);
-	ASSERT(!memcmp(ser.it, par.it, ser.n * sizeof ser.it[0]));
-	ASSERT(!memcmp(ser.in, par.in, ser.nin * sizeof ser.in[0]));
-	ASSERT(!memcmp(ser.cyc, par.cyc, ser.nin * sizeof ser.cyc[0]));
-	for (i = 0; i < ser.npk; i++) /* up to the end of bytes[]: the tail padding is not set */
-		ASSERT(!memcmp(&ser.pk[i], &par.pk[i],
+	p = fuzz_par_run(&f, PFT_PAR_FLOW, b, s, len, fuzz_par_take_items, &par);
+	ASSERT(pft_par_get_stats(p, &par_st, sizeof par_st) == 0);
+	pft_par_free(p);
+	p = fuzz_par_run(&f, PFT_PAR_PACKETS, bp, s, len, take_pkts, &par_pk);
+	ASSERT(pft_par_get_etm3_counts(p, &c2, sizeof c2) == 0);
+	pft_par_free(p);
+	ASSERT(!memcmp(&ser_st, &par_st, sizeof ser_st));
+	ASSERT(fuzz_items_same(&ser, &par));
+	ASSERT(ser_pk.n == par_pk.n);
+	for (i = 0; i < ser_pk.n; i++) /* up to the end of bytes[]: the tail padding is not set */
+		ASSERT(!memcmp(&ser_pk.pk[i], &par_pk.pk[i],
 			       offsetof(struct pft_etm3_packet, bytes) + PFT_ETM3_MAX_BYTES));
 	memset(&c1, 0, sizeof c1);
-	for (i = 0; i < ser.npk; i++) {
-		if (ser.pk[i].type == PFT_ETM3_ERROR && !c1.items[PFT_ETM3_ERROR])
-			c1.first_error = ser.pk[i].offset;
-		c1.items[ser.pk[i].type]++;
-		c1.bytes[ser.pk[i].type] += ser.pk[i].size;
+	for (i = 0; i < ser_pk.n; i++) {
+		const struct pft_etm3_packet *x = &ser_pk.pk[i];
+		if (x->type == PFT_ETM3_ERROR && !c1.items[PFT_ETM3_ERROR])
+			c1.first_error = x->offset;
+		c1.items[x->type]++;
+		c1.bytes[x->type] += x->size;
 	}
-	ASSERT(pft_par_get_etm3_counts(pp, &c2, sizeof c2) == 0);
-	ASSERT(ser.npk == MAXI || !memcmp(&c1, &c2, sizeof c1));
-	for (k = 0; k < jobs; k++) {
-		pft_par_seg_free(seg[k]);
-		pft_par_seg_free(sp[k]);
-	}
-	pft_par_free(p);
-	pft_par_free(pp);
+	ASSERT(ser_pk.n == FUZZ_PAR_MAXI || !memcmp(&c1, &c2, sizeof c1));
 	return 0;
 }
