@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "image_load.h"
 #include "cov_out.h"
+#include "sources_all.h"
 
 const char *const cmd_coverage_summary = "line, branch and address coverage; AutoFDO profiles";
 
@@ -52,7 +53,14 @@ static void help(FILE *f)
 		"  -q, --quiet          no summary on standard error\n"
 		"  -h, --help           this text\n"
 		"\n");
-	fputs("Threads (as pft decode; the counting itself runs on one):\n"
+	fputs("Trace sources:\n"
+	      "  --id all             every PFT and ETMv3 source of each INPUT, one after the\n"
+	      "                       other, their counts summed (a program's coverage\n"
+	      "                       across cores); the default without --id or --source\n"
+	      "                       when an input holds several (as pft decode).  Other\n"
+	      "                       sources are named once with their byte counts.\n"
+	      "\n"
+	      "Threads (as pft decode; the counting itself runs on one):\n"
 	      JOBS_OPTIONS_HELP_ONE("128 KiB")
 	      "\n"
 	      "--format also takes the capture layouts raw, frames and tpiu.\n"
@@ -129,7 +137,64 @@ static int load_static(const struct cov_image_arg *a, int na, struct pft_dbg *db
 	return PFT_EXIT_OK;
 }
 
-static void summary(const struct cov_ctx *c, int ninputs)
+/* What every source's run adds to (--id all, sources_all_each). */
+struct cov_each {
+	const char *path;
+	const struct jobs_opts *jobs;
+	const struct cov_image_arg *a;
+	int na, dumps;
+	struct pft_cov *total;
+	unsigned nsrc;                /* sources counted */
+};
+
+/* One trace (a source, or an input of one source) counted on its own, then
+ * added to the total: an exit code. */
+static int count_one(struct cov_each *e, const struct input_opts *io, struct sources_all *sa)
+{
+	struct pft_cov *one = pft_cov_alloc();
+	int r;
+
+	if (!one) {
+		cli_error("coverage", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	r = cov_trace_source(e->path, io, e->jobs, e->a, e->na, e->dumps, one, sa);
+	if ((r == PFT_EXIT_OK || r == PFT_EXIT_DATA) && pft_cov_merge(e->total, one) < 0) {
+		cli_error("coverage", "out of memory");
+		r = PFT_EXIT_USAGE;
+	}
+	if (r == PFT_EXIT_OK || r == PFT_EXIT_DATA)
+		e->nsrc++;
+	pft_cov_free(one);
+	return r;
+}
+
+static int count_source(void *ctx, struct sources_all *sa, unsigned k)
+{
+	return count_one(ctx, &sa->opts[k], sa);
+}
+
+/* One input: its one source, or (--id all, or several sources and no ID
+ * given: sources_all.h's rule) every PFT and ETMv3 source, one after the
+ * other, their counts summed.  An exit code. */
+static int count_input(struct cov_each *e, const struct input_opts *io, int all)
+{
+	struct sources_all *sa;
+	int r;
+
+	if (!sources_all_wanted(e->path, io, all))
+		return count_one(e, io, NULL);
+	sa = calloc(1, sizeof *sa);
+	if (!sa) {
+		cli_error("coverage", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	r = sources_all_each(sa, e->path, io, "coverage", count_source, e);
+	free(sa);
+	return r;
+}
+
+static void summary(const struct cov_ctx *c, int ninputs, unsigned nsrc)
 {
 	struct pft_cov_totals t;
 	struct cov_files fs;
@@ -138,8 +203,11 @@ static void summary(const struct cov_ctx *c, int ninputs)
 	uint32_t k;
 
 	pft_cov_get_totals(c->cov, &t, sizeof(t));
-	fprintf(stderr, "pft coverage: %d input(s), %" PRIu64 " instructions executed at %ld addresses",
-		ninputs, t.insns, pft_cov_insn_count(c->cov));
+	fprintf(stderr, "pft coverage: %d input(s)", ninputs);
+	if (nsrc != (unsigned)ninputs)
+		fprintf(stderr, " (%u sources)", nsrc);
+	fprintf(stderr, ", %" PRIu64 " instructions executed at %ld addresses", t.insns,
+		pft_cov_insn_count(c->cov));
 	if (pft_dbg_has_lines(c->dbg) && cov_lines_build(c, &fs) == 0) {
 		for (i = 0; i < fs.n; i++)
 			for (k = 1; k < fs.f[i].nlines; k++) {
@@ -190,8 +258,9 @@ int cmd_coverage(int argc, char **argv)
 	const char *outpath = NULL, *test_name = NULL;
 	FILE *f = NULL;
 	int c, r, i, na = 0, dumps = 1, disasm = 0, quiet = 0, fmt = FMT_LCOV, rc = PFT_EXIT_OK;
-	int werr = 0;
+	int werr = 0, every = 0;
 	uint64_t base = 0;
+	struct cov_each each;
 
 	input_opts_init(&io);
 	memset(&jobs, 0, sizeof(jobs));
@@ -201,6 +270,10 @@ int cmd_coverage(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":o:qh", all, NULL)) != -1) {
 		if (c == INPUT_OPT_FORMAT && optarg && out_format(optarg) >= 0) {
 			fmt = out_format(optarg);
+			continue;
+		}
+		if (c == INPUT_OPT_ID && optarg && !strcmp(optarg, "all")) {
+			every = 1;
 			continue;
 		}
 		r = input_parse_option(&io, c, optarg, "coverage");
@@ -265,22 +338,15 @@ int cmd_coverage(int argc, char **argv)
 	if (fmt == FMT_LCOV && !pft_dbg_has_lines(dbg))
 		cli_error("coverage", "warning: no DWARF line information (give --elf of a program "
 			  "built with -g): the lcov output is empty; see --format ranges");
+	memset(&each, 0, sizeof(each));
+	each.jobs = &jobs;
+	each.a = args;
+	each.na = na;
+	each.dumps = dumps;
+	each.total = total;
 	for (i = optind; i < argc; i++) {
-		struct pft_cov *one = pft_cov_alloc();
-
-		if (!one) {
-			cli_error("coverage", "out of memory");
-			rc = PFT_EXIT_USAGE;
-			goto out;
-		}
-		r = cov_trace(argv[i], &io, &jobs, args, na, dumps, one);
-		if (r == PFT_EXIT_OK || r == PFT_EXIT_DATA) {
-			if (pft_cov_merge(total, one) < 0) {
-				cli_error("coverage", "out of memory");
-				r = PFT_EXIT_USAGE;
-			}
-		}
-		pft_cov_free(one);
+		each.path = argv[i];
+		r = count_input(&each, &io, every);
 		if (r == PFT_EXIT_USAGE) {
 			rc = r;
 			goto out;
@@ -317,7 +383,7 @@ int cmd_coverage(int argc, char **argv)
 		goto out;
 	}
 	if (!quiet)
-		summary(&ctx, argc - optind);
+		summary(&ctx, argc - optind, each.nsrc);
 out:
 	if (f && f != stdout)
 		fclose(f);

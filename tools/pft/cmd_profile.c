@@ -3,10 +3,12 @@
  * function, from the call stacks of pft_cs_*.  Formats: doc/profile.md. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "prof.h"
+#include "sources_all.h"
 
 const char *const cmd_profile_summary = "per-function profile of a trace (table, callgrind, flame graphs)";
 
@@ -33,6 +35,16 @@ static void help(FILE *f)
 		"                       instructions and cycles\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           this text\n"
+		"\n");
+	fprintf(f,
+		"Trace sources:\n"
+		"  --id all             every PFT and ETMv3 source, one after the other, each\n"
+		"                       with its own call stacks, into one profile (costs and\n"
+		"                       calls summed); each source's part in the table's\n"
+		"                       header, callgrind's desc: lines and speedscope's\n"
+		"                       pft_sources.  The default without --id or --source\n"
+		"                       when the input holds several (as pft decode).  Other\n"
+		"                       sources are named once with their byte counts.\n"
 		"\n"
 		PROF_OPTIONS_HELP
 		"\n"
@@ -55,6 +67,67 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 	return prof_model_event(ctx, ev) ? -PFT_E_NOMEM : 0;
 }
 
+/* --id all: the sources one after the other into one model; the first
+ * source's session is kept for the names (the symbols are the same for
+ * every source: --elf, --symbols). */
+struct prof_each {
+	const char *path;
+	const struct prof_opts *o;
+	struct prof_session first, cur;
+	int opened;                 /* first is open */
+	struct prof_model *m;
+};
+
+static int profile_source(void *ctx, struct sources_all *sa, unsigned k)
+{
+	struct prof_each *e = ctx;
+	struct prof_session *s = e->opened ? &e->cur : &e->first;
+	struct prof_opts one = *e->o;
+	struct prof_hooks h;
+	int rc;
+
+	one.io = sa->opts[k];
+	rc = prof_open(s, "profile", e->path, &one);
+	if (!rc && !e->m && !(e->m = prof_model_new(s, !(one.cs_flags & PFT_CS_CFG_NO_RUNS)))) {
+		cli_error("profile", "out of memory");
+		rc = PFT_EXIT_USAGE;
+	}
+	if (!rc) {
+		prof_model_source(e->m, s, sa->ids[k], sa->names[k]);
+		memset(&h, 0, sizeof(h));
+		h.event = on_event;
+		h.ctx = e->m;
+		rc = prof_run(s, &h);
+		sources_all_saw(sa, &s->in);
+	}
+	if (s == &e->first && !e->opened) {
+		e->opened = 1; /* closed at the end */
+		return rc;
+	}
+	prof_close(s);
+	return rc;
+}
+
+/* Every source into *m (NULL after a failure): the exit code. */
+static int profile_all(struct prof_each *e, struct prof_model **m)
+{
+	struct sources_all *sa = calloc(1, sizeof *sa);
+	int rc;
+
+	if (!sa) {
+		cli_error("profile", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	rc = sources_all_each(sa, e->path, &e->o->io, "profile", profile_source, e);
+	free(sa);
+	if (e->m)
+		prof_model_sources_done(e->m, &e->first);
+	*m = e->m;
+	if (!e->m && rc != PFT_EXIT_USAGE) /* no source opened */
+		rc = PFT_EXIT_USAGE;
+	return rc;
+}
+
 int cmd_profile(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -70,6 +143,7 @@ int cmd_profile(int argc, char **argv)
 	struct prof_session s;
 	struct prof_hooks h;
 	struct prof_model *m = NULL;
+	struct prof_each e;
 	enum prof_format fmt = PROF_TABLE;
 	enum prof_weight w = PROF_W_INSNS;
 	const char *outpath = NULL, *inpath;
@@ -122,19 +196,29 @@ int cmd_profile(int argc, char **argv)
 		;
 	if (r == o.nimg)
 		o.cs_flags |= PFT_CS_CFG_NO_RUNS;
-	rc = prof_open(&s, "profile", inpath, &o);
-	if (!rc && !(m = prof_model_new(&s, !(o.cs_flags & PFT_CS_CFG_NO_RUNS)))) {
-		cli_error("profile", "out of memory");
-		rc = PFT_EXIT_USAGE;
+	memset(&s, 0, sizeof(s));
+	memset(&e, 0, sizeof(e));
+	if (sources_all_wanted(inpath, &o.io, o.all)) {
+		e.path = inpath;
+		e.o = &o;
+		rc = profile_all(&e, &m);
+		if (rc == PFT_EXIT_USAGE)
+			goto out;
+	} else {
+		rc = prof_open(&s, "profile", inpath, &o);
+		if (!rc && !(m = prof_model_new(&s, !(o.cs_flags & PFT_CS_CFG_NO_RUNS)))) {
+			cli_error("profile", "out of memory");
+			rc = PFT_EXIT_USAGE;
+		}
+		if (rc)
+			goto out;
+		memset(&h, 0, sizeof(h));
+		h.event = on_event;
+		h.ctx = m;
+		rc = prof_run(&s, &h);
+		if (rc == PFT_EXIT_USAGE)
+			goto out;
 	}
-	if (rc)
-		goto out;
-	memset(&h, 0, sizeof(h));
-	h.event = on_event;
-	h.ctx = m;
-	rc = prof_run(&s, &h);
-	if (rc == PFT_EXIT_USAGE)
-		goto out;
 	if (!prof_model_has(m, w)) {
 		cli_error("profile", "--weight %s: the trace has no %s", wnames[w],
 			  w == PROF_W_CYCLES ? "cycle counts (not cycle-accurate)" :
@@ -156,5 +240,7 @@ out:
 		fclose(f);
 	prof_model_free(m);
 	prof_close(&s);
+	if (e.opened)
+		prof_close(&e.first);
 	return rc;
 }

@@ -26,6 +26,12 @@ enum { COV_ARG_ELF, COV_ARG_IMAGE, COV_ARG_SYMBOLS };
  * go to stderr prefixed "pft coverage: ".  Returns an exit code. */
 int cov_trace(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
               const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov);
+/* The same for the source io names among others (--id all): its input,
+ * read to the end, handed to sources_all_saw(sa). */
+struct sources_all;
+int cov_trace_source(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
+		     const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov,
+		     struct sources_all *sa);
 
 /* Everything the writers read. */
 struct cov_ctx {

@@ -9,6 +9,7 @@
 #include "cov_out.h"
 #include "flow_any.h"
 #include "flow_run.h"
+#include "sources_all.h"
 
 static int load_image(struct pft_image *img, const struct cov_image_arg *a, int na,
 		      const struct input *in, int dumps)
@@ -40,6 +41,13 @@ static int put_item(void *arg, const struct pft_flow_item *it)
 
 int cov_trace(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
 	      const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov)
+{
+	return cov_trace_source(path, io, jobs, a, na, dumps, cov, NULL);
+}
+
+int cov_trace_source(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
+		     const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov,
+		     struct sources_all *sa)
 {
 	struct input in;
 	struct input_opts o = *io;
@@ -84,6 +92,8 @@ int cov_trace(const char *path, const struct input_opts *io, const struct jobs_o
 	rc = input_finish(&in, "coverage");
 	if (rc)
 		goto out;
+	if (sa)
+		sources_all_saw(sa, &in);
 	if (err != -PFT_E_EOS) {
 		cli_error("coverage", "%s: %s", path, pft_errstr(err));
 		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;

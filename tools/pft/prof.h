@@ -23,6 +23,7 @@ enum { PROF_OPT_IMAGE = 0x2100, PROF_OPT_ELF, PROF_OPT_NO_DUMPS, PROF_OPT_CPU_FR
 
 struct prof_opts {
 	struct input_opts io;
+	int all;                 /* --id all: every source (sources_all.h) */
 	const char *img_path[PROF_MAX_FILES];
 	char paths[PROF_MAX_FILES][1024];
 	uint64_t img_addr[PROF_MAX_FILES];
@@ -116,6 +117,15 @@ void prof_model_free(struct prof_model *m);
 int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev);
 /* has the trace cycle counts / time? */
 int prof_model_has(const struct prof_model *m, enum prof_weight w);
+/* --id all: the events of another source follow, from session s (its
+ * names), as if into a model of their own (the call stacks, the running
+ * context and the clocks start afresh): the model sums the sources.  Its
+ * part of the totals is kept (the per-source breakdown), trace_id and name
+ * ("" for none) naming it.  Before the first source's events too. */
+void prof_model_source(struct prof_model *m, const struct prof_session *s, unsigned trace_id,
+		       const char *name);
+/* After the last source: its part closed; names from session s. */
+void prof_model_sources_done(struct prof_model *m, const struct prof_session *s);
 
 enum prof_format { PROF_TABLE = 0, PROF_CALLGRIND, PROF_FOLDED, PROF_SPEEDSCOPE };
 int prof_write(struct prof_model *m, FILE *f, enum prof_format fmt, enum prof_weight w,

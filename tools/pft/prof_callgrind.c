@@ -38,7 +38,11 @@ int prof_write_callgrind(struct prof_model *m, FILE *f, const char *title)
 	if (!named)
 		return -1;
 	fprintf(f, "# callgrind format\nversion: 1\ncreator: pft profile\n");
-	fprintf(f, "cmd: %s\npositions: line\n", title);
+	fprintf(f, "cmd: %s\n", title);
+	for (i = 0; i < m->nsrc; i++) /* --id all: each source's part */
+		fprintf(f, "desc: Source 0x%02X%s%s: %" PRIu64 " instructions\n", m->src[i].trace_id,
+			*m->src[i].name ? " " : "", m->src[i].name, m->src[i].total[PROF_W_INSNS]);
+	fprintf(f, "positions: line\n");
 	fprintf(f, "events: Instructions%s\n", m->has_cc ? " Cycles" : "");
 	fprintf(f, "summary: %" PRIu64, m->total[PROF_W_INSNS]);
 	if (m->has_cc)

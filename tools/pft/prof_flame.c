@@ -73,7 +73,19 @@ int prof_write_speedscope(struct prof_model *m, FILE *f, enum prof_weight w, con
 	fprintf(f, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
 		   "\"exporter\":\"pft profile\",\"name\":\"");
 	prof_json_str(f, title);
-	fprintf(f, "\",\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[");
+	fprintf(f, "\",\"activeProfileIndex\":0,\n");
+	if (m->nsrc) { /* --id all: each source's part (not speedscope's) */
+		fputs("\"pft_sources\":[", f);
+		for (i = 0; i < m->nsrc; i++) {
+			fprintf(f, "%s{\"trace_id\":%u,\"source\":\"", i ? "," : "", m->src[i].trace_id);
+			prof_json_str(f, m->src[i].name);
+			fprintf(f, "\",\"weight\":%" PRIu64 ",\"instructions\":%" PRIu64 ",\"calls\":%" PRIu64
+				",\"gaps\":%" PRIu64 "}", m->src[i].total[w], m->src[i].total[PROF_W_INSNS],
+				m->src[i].calls, m->src[i].gaps);
+		}
+		fputs("],\n", f);
+	}
+	fprintf(f, "\"shared\":{\"frames\":[");
 	for (i = 0; i < m->nf; i++) {
 		fprintf(f, "%s\n{\"name\":\"", i ? "," : "");
 		prof_json_str(f, prof_func_name(m->s, m->f[i].key, nb, sizeof(nb)));

@@ -3,6 +3,7 @@
  * (self, inclusive, calls, per-call min/max, cost in exception handlers),
  * caller -> callee edges, and the calling-context tree (one node per
  * distinct stack) that the flame-graph formats need. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -424,7 +425,7 @@ int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev)
 		m->has_cc = 1;
 	if (ev->flags & PFT_CS_F_TIME) {
 		/* time passes on the code that ran last */
-		if (m->has_time && ev->time_ns > m->last_time) {
+		if (m->time_base && ev->time_ns > m->last_time) {
 			uint64_t d = ev->time_ns - m->last_time;
 
 			m->f[m->pend_fid].self[PROF_W_TIME] += d;
@@ -434,6 +435,7 @@ int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev)
 			m->total[PROF_W_TIME] += d;
 		}
 		m->has_time = 1;
+		m->time_base = 1;
 		m->last_time = ev->time_ns;
 	}
 	switch (ev->kind) {
@@ -452,4 +454,65 @@ int prof_model_event(struct prof_model *m, const struct pft_cs_event *ev)
 	default:
 		return 0;
 	}
+}
+
+/* The part of the totals since the source began: close it. */
+static void source_close(struct prof_model *m)
+{
+	struct prof_source *p;
+	unsigned w, i;
+
+	if (!m->nsrc)
+		return;
+	p = &m->src[m->nsrc - 1];
+	for (w = 0; w < PROF_W_NR; w++) {
+		uint64_t before = 0;
+
+		for (i = 0; i + 1 < m->nsrc; i++)
+			before += m->src[i].total[w];
+		p->total[w] = m->total[w] - before;
+	}
+	p->calls = m->calls;
+	p->gaps = m->gaps;
+	for (i = 0; i + 1 < m->nsrc; i++) {
+		p->calls -= m->src[i].calls;
+		p->gaps -= m->src[i].gaps;
+	}
+}
+
+void prof_model_source(struct prof_model *m, const struct prof_session *s, unsigned trace_id,
+		       const char *name)
+{
+	uint32_t i;
+	size_t k;
+
+	source_close(m);
+	m->s = s;
+	/* the stacks the last source left, as a model of its own would drop them */
+	for (i = 0; i < m->nctx; i++) {
+		for (k = 0; k < m->ctx[i].n; k++)
+			m->f[m->ctx[i].st[k].fid].active--;
+		m->ctx[i].n = 0;
+		m->ctx[i].nexc = 0;
+	}
+	m->cur = 0;
+	m->running = 0;
+	m->last_index = m->last_cycles = 0;
+	m->last_time = 0;
+	m->time_base = 0;
+	m->pend_node = m->pend_fid = 0;
+	m->pend_exc = 0;
+	if (m->nsrc < PROF_MAX_SOURCES) {
+		struct prof_source *p = &m->src[m->nsrc++];
+
+		memset(p, 0, sizeof(*p));
+		p->trace_id = trace_id;
+		snprintf(p->name, sizeof(p->name), "%s", name ? name : "");
+	}
+}
+
+void prof_model_sources_done(struct prof_model *m, const struct prof_session *s)
+{
+	source_close(m);
+	m->s = s;
 }

@@ -62,6 +62,15 @@ struct prof_memo {
 	int valid;
 };
 
+/* --id all: one source's part of the totals (the per-source breakdown) */
+#define PROF_MAX_SOURCES 16
+struct prof_source {
+	unsigned trace_id;
+	char name[64];
+	uint64_t total[PROF_W_NR];
+	uint64_t calls, gaps;
+};
+
 struct prof_model {
 	struct prof_memo memo[PROF_MEMO];
 	const struct prof_session *s;
@@ -85,6 +94,11 @@ struct prof_model {
 	int no_runs;
 	uint32_t running;
 	uint64_t last_index, last_cycles;
+	/* --id all (prof_model_source): the sources so far; time_base: the
+	   time of the running source's last event is known */
+	struct prof_source src[PROF_MAX_SOURCES];
+	unsigned nsrc;
+	int time_base;
 };
 
 #endif

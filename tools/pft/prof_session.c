@@ -45,7 +45,13 @@ static int parse_u64(const char *arg, uint64_t *v)
 
 int prof_parse_option(struct prof_opts *o, int c, const char *arg, const char *cmd)
 {
-	int r = input_parse_option(&o->io, c, arg, cmd);
+	int r;
+
+	if (c == INPUT_OPT_ID && arg && !strcmp(arg, "all")) {
+		o->all = 1;
+		return 1;
+	}
+	r = input_parse_option(&o->io, c, arg, cmd);
 
 	if (!r)
 		r = jobs_parse_option(&o->jobs, c, arg, cmd);

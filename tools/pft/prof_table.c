@@ -56,6 +56,17 @@ static int write_table(struct prof_model *m, FILE *f, enum prof_weight w)
 		fprintf(f, ", %" PRIu64 " ns", m->total[PROF_W_TIME]);
 	fprintf(f, "; %" PRIu64 " calls, %" PRIu64 " trace gaps; weight: %s\n", m->calls, m->gaps,
 		wname[w]);
+	for (i = 0; i < m->nsrc; i++) { /* --id all: each source's part */
+		const struct prof_source *p = &m->src[i];
+
+		fprintf(f, "# source 0x%02X%s%s: %" PRIu64 " instructions", p->trace_id,
+			*p->name ? " " : "", p->name, p->total[PROF_W_INSNS]);
+		if (m->has_cc)
+			fprintf(f, ", %" PRIu64 " cycles", p->total[PROF_W_CYCLES]);
+		if (m->has_time)
+			fprintf(f, ", %" PRIu64 " ns", p->total[PROF_W_TIME]);
+		fprintf(f, "; %" PRIu64 " calls, %" PRIu64 " trace gaps\n", p->calls, p->gaps);
+	}
 	fprintf(f, "# in exception handlers: %" PRIu64 " %s (%.2f%%)\n", exc, wname[w],
 		m->total[w] ? 100.0 * (double)exc / (double)m->total[w] : 0.0);
 	fprintf(f, "# self, incl in %s; per call: inclusive instructions; self-exc: the part of "

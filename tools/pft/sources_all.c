@@ -282,7 +282,8 @@ int sources_all_default(const char *path, const struct input_opts *o, int etm3)
 	return o->id < 0 && !o->source && sources_all_count(path, o, etm3) > 1;
 }
 
-const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
+/* The list, the byte counts from st (NULL: left out). */
+static const char *skipped(struct sources_all *sa, const struct pft_frame_stats *st)
 {
 	size_t n = 0;
 	unsigned i;
@@ -292,12 +293,49 @@ const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
 		int k = snprintf(sa->skipped + n, sizeof sa->skipped - n, "%s0x%02x (%s",
 				 i ? ", " : "", sa->skip_id[i], sa->skip_what[i]);
 		n += k > 0 ? (size_t)k : 0;
-		if (in && in->format != PFT_FRAME_RAW && sa->skip_id[i] < 128)
+		if (st && sa->skip_id[i] < 128)
 			k = snprintf(sa->skipped + n, sizeof sa->skipped - n, ", %llu bytes)",
-				     (unsigned long long)in->frame_stats.id_bytes[sa->skip_id[i]]);
+				     (unsigned long long)st->id_bytes[sa->skip_id[i]]);
 		else
 			k = snprintf(sa->skipped + n, sizeof sa->skipped - n, ")");
 		n += k > 0 ? (size_t)k : 0;
 	}
 	return sa->skipped;
+}
+
+const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
+{
+	return skipped(sa, in && in->format != PFT_FRAME_RAW ? &in->frame_stats : NULL);
+}
+
+int sources_all_wanted(const char *path, const struct input_opts *o, int all)
+{
+	return all || sources_all_default(path, o, 1);
+}
+
+void sources_all_saw(struct sources_all *sa, const struct input *in)
+{
+	sa->seen = 1;
+	sa->seen_format = in->format;
+	sa->seen_stats = in->frame_stats;
+}
+
+int sources_all_each(struct sources_all *sa, const char *path, const struct input_opts *o,
+		     const char *cmd, sources_all_fn one, void *ctx)
+{
+	struct input_opts io = *o;
+	unsigned k;
+	int r, rc;
+
+	io.allow_etm3 = 1;
+	rc = sources_all_find(sa, path, &io, 1, cmd);
+	for (k = 0; rc != PFT_EXIT_USAGE && k < sa->n; k++) {
+		r = one(ctx, sa, k);
+		if (r > rc)
+			rc = r;
+	}
+	if (rc != PFT_EXIT_USAGE &&
+	    *skipped(sa, sa->seen && sa->seen_format != PFT_FRAME_RAW ? &sa->seen_stats : NULL))
+		cli_error(cmd, "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
+	return rc;
 }

@@ -34,6 +34,9 @@ struct sources_all {
 	uint8_t skip_id[128];
 	char skip_what[128][40];
 	char skipped[4096];
+	int seen;                                /* sources_all_saw: the capture's */
+	enum pft_frame_format seen_format;       /* layout and frame statistics */
+	struct pft_frame_stats seen_stats;
 };
 
 /* Fills *sa (zeroed by the caller).  etm3: ETMv3 sources of a snapshot are
@@ -62,5 +65,23 @@ int sources_all_default(const char *path, const struct input_opts *o, int etm3);
  * byte counts from in's frame statistics (an input of the same capture,
  * read to its end), or left out when in is NULL or the capture is raw. */
 const char *sources_all_skipped(struct sources_all *sa, const struct input *in);
+
+/* The analysis commands (pft profile, coverage, tail, timeline): 1 when
+ * they read every source of path: given --id all (all), or by
+ * sources_all_default's rule, PFT and ETMv3 sources alike. */
+int sources_all_wanted(const char *path, const struct input_opts *o, int all);
+/* One source's run for sources_all_each: k of sa->n, its input options
+ * sa->opts[k] (name sa->names[k], trace ID sa->ids[k]); an exit code.
+ * Before it closes its input, read to the end, it hands it to
+ * sources_all_saw (the byte counts of the sources skipped). */
+typedef int (*sources_all_fn)(void *ctx, struct sources_all *sa, unsigned k);
+/* Find the sources of path (sources_all_find, ETMv3 too) and run one for
+ * each, in order, on this thread; then name the sources skipped once on
+ * stderr.  Stops at the first PFT_EXIT_USAGE.  The worst exit code.  *sa
+ * (zeroed by the caller, big: allocate it) is kept for the caller. */
+int sources_all_each(struct sources_all *sa, const char *path, const struct input_opts *o,
+		     const char *cmd, sources_all_fn one, void *ctx);
+/* An input of the capture, read to its end: its frame statistics. */
+void sources_all_saw(struct sources_all *sa, const struct input *in);
 
 #endif
