@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* pft tail: post-mortem of a trace: the last instructions before its end
  * (or before a given instruction), the call stack there, the last exception
- * and context, and how it got there.  doc/profile.md. */
+ * and context, and how it got there; with --id all, that of every source,
+ * in the order their traces end.  doc/profile.md. */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -11,6 +13,7 @@
 
 #include "cli.h"
 #include "prof.h"
+#include "sources_all.h"
 
 const char *const cmd_tail_summary = "post-mortem: last instructions, call stack and how the trace got there";
 
@@ -34,6 +37,17 @@ static void help(FILE *f)
 		"  --before INDEX       stop before instruction INDEX (as pft decode numbers them)\n"
 		"  -o, --output FILE    write to FILE instead of standard output\n"
 		"  -h, --help           this text\n"
+		"\n");
+	fprintf(f,
+		"Trace sources:\n"
+		"  --id all             every PFT and ETMv3 source (what each core ran last):\n"
+		"                       one report per source, each under a '## source 0x10\n"
+		"                       ETM_0' line and as --id ID alone gives it (--lines and\n"
+		"                       --before apply to each); ordered by the last timestamp\n"
+		"                       of each when all have one (the trace that ends last\n"
+		"                       comes last), else in the input's order.  The default\n"
+		"                       without --id or --source when the input holds several\n"
+		"                       (as pft decode).  Other sources are named once.\n"
 		"\n"
 		PROF_OPTIONS_HELP
 		"\n"
@@ -67,6 +81,8 @@ struct tail {
 	uint64_t gaps, skipped_start, unsynced_first_off;
 	uint32_t cid;
 	int have_cid;
+	uint64_t last_ts;         /* the last timestamp seen (have_ts) */
+	int have_ts;
 	/* the stack at the end, innermost last */
 	struct pft_cs_frame *st;
 	uint32_t depth;
@@ -89,6 +105,10 @@ static int on_item(void *ctx, const struct pft_flow_item *it)
 		if (it->type == PFT_EV_CONTEXT_ID) {
 			t->cid = (uint32_t)it->value;
 			t->have_cid = 1;
+		}
+		if (it->type == PFT_EV_TIMESTAMP) {
+			t->last_ts = it->value;
+			t->have_ts = 1;
 		}
 		return 0;
 	}
@@ -298,6 +318,116 @@ static void report(struct tail *t, FILE *f, const struct prof_session *s)
 	decode_disasm_close(dis);
 }
 
+/* Decode one source into t (its ring allocated), through the open session
+ * s: the exit code (PFT_EXIT_USAGE: stop). */
+static int tail_run(struct tail *t, struct prof_session *s, const char *inpath,
+		    const struct prof_opts *o)
+{
+	struct prof_hooks h;
+	int rc = prof_open(s, "tail", inpath, o);
+
+	if (rc)
+		return rc;
+	if (!t->ring) {
+		cli_error("tail", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	t->s = s;
+	memset(&h, 0, sizeof(h));
+	h.item = on_item;
+	h.event = on_event;
+	h.before_end = before_end;
+	h.ctx = t;
+	return prof_run(s, &h);
+}
+
+/* --id all: each source's report, kept until all are read. */
+struct tail_block {
+	char *text;
+	size_t len;
+	uint64_t last_ts;
+	int have_ts;
+	unsigned trace_id;
+	char name[64];
+};
+
+struct tail_each {
+	const char *inpath;
+	const struct prof_opts *o;
+	uint64_t cap, before;
+	struct tail_block b[SOURCES_ALL_MAX];
+	unsigned n;
+};
+
+static int tail_source(void *ctx, struct sources_all *sa, unsigned k)
+{
+	struct tail_each *e = ctx;
+	struct tail_block *b = &e->b[e->n];
+	struct prof_opts one = *e->o;
+	struct prof_session s;
+	struct tail t;
+	FILE *m;
+	int rc;
+
+	memset(&t, 0, sizeof(t));
+	t.cap = e->cap;
+	t.before = e->before;
+	t.ring = calloc(t.cap, sizeof(*t.ring));
+	one.io = sa->opts[k];
+	rc = tail_run(&t, &s, e->inpath, &one);
+	if (rc != PFT_EXIT_USAGE) {
+		sources_all_saw(sa, &s.in);
+		m = open_memstream(&b->text, &b->len);
+		if (m) {
+			report(&t, m, &s);
+			if (fclose(m))
+				m = NULL;
+		}
+		if (!m) {
+			cli_error("tail", "out of memory");
+			rc = PFT_EXIT_USAGE;
+		}
+		b->last_ts = t.last_ts;
+		b->have_ts = t.have_ts;
+		b->trace_id = s.in.trace_id;
+		snprintf(b->name, sizeof(b->name), "%s", sa->names[k]);
+		e->n++;
+	}
+	free(t.ring);
+	free(t.st);
+	prof_close(&s);
+	return rc;
+}
+
+/* The reports, in the order the traces end when every source has a
+ * timestamp (a stable sort: ties keep the input's order). */
+static void tail_write(struct tail_each *e, FILE *f)
+{
+	unsigned i, j, all_ts = e->n > 0;
+	struct tail_block tmp;
+
+	for (i = 0; i < e->n; i++)
+		all_ts &= (unsigned)e->b[i].have_ts;
+	for (i = 1; all_ts && i < e->n; i++)
+		for (j = i; j > 0 && e->b[j - 1].last_ts > e->b[j].last_ts; j--) {
+			tmp = e->b[j];
+			e->b[j] = e->b[j - 1];
+			e->b[j - 1] = tmp;
+		}
+	fprintf(f, "# pft tail --id all: %u source%s, %s\n", e->n, e->n == 1 ? "" : "s",
+		all_ts ? "in the order their traces end (by the last timestamp of each; the "
+			 "last ends last)" : "in the input's order (not every source has timestamps: "
+			 "the order they ended in is not known)");
+	for (i = 0; i < e->n; i++) {
+		fprintf(f, "\n## source 0x%02X%s%s", e->b[i].trace_id, *e->b[i].name ? " " : "",
+			e->b[i].name);
+		if (e->b[i].have_ts)
+			fprintf(f, ": last timestamp %" PRIu64, e->b[i].last_ts);
+		fprintf(f, "\n");
+		fwrite(e->b[i].text, 1, e->b[i].len, f);
+	}
+}
+
 int cmd_tail(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -311,8 +441,8 @@ int cmd_tail(int argc, char **argv)
 	struct option all[64];
 	struct prof_opts o;
 	struct prof_session s;
-	struct prof_hooks h;
 	struct tail t;
+	struct tail_each *e;
 	const char *outpath = NULL, *inpath;
 	FILE *f = NULL;
 	char *end;
@@ -358,22 +488,38 @@ int cmd_tail(int argc, char **argv)
 	inpath = cli_single_input("tail", argc, argv, optind);
 	if (!inpath)
 		return PFT_EXIT_USAGE;
-	t.ring = calloc(t.cap, sizeof(*t.ring));
-	rc = prof_open(&s, "tail", inpath, &o);
-	if (rc)
-		goto out;
-	if (!t.ring) {
-		cli_error("tail", "out of memory");
-		rc = PFT_EXIT_USAGE;
-		goto out;
+	memset(&s, 0, sizeof(s));
+	if (sources_all_wanted(inpath, &o.io, o.all)) {
+		struct sources_all *sa = calloc(1, sizeof(*sa));
+		unsigned i;
+
+		if (!(e = calloc(1, sizeof(*e))) || !sa) {
+			cli_error("tail", "out of memory");
+			free(sa);
+			rc = PFT_EXIT_USAGE;
+			goto out;
+		}
+		e->inpath = inpath;
+		e->o = &o;
+		e->cap = t.cap;
+		e->before = t.before;
+		rc = sources_all_each(sa, inpath, &o.io, "tail", tail_source, e);
+		free(sa);
+		if (rc != PFT_EXIT_USAGE && (f = cli_open_output("tail", outpath)) != NULL)
+			tail_write(e, f);
+		else
+			rc = PFT_EXIT_USAGE;
+		for (i = 0; i < e->n; i++)
+			free(e->b[i].text);
+		free(e);
+		if (f && cli_output_done("tail", f, outpath))
+			rc = PFT_EXIT_USAGE;
+		if (f && f != stdout)
+			fclose(f);
+		return rc;
 	}
-	t.s = &s;
-	memset(&h, 0, sizeof(h));
-	h.item = on_item;
-	h.event = on_event;
-	h.before_end = before_end;
-	h.ctx = &t;
-	rc = prof_run(&s, &h);
+	t.ring = calloc(t.cap, sizeof(*t.ring));
+	rc = tail_run(&t, &s, inpath, &o);
 	if (rc == PFT_EXIT_USAGE)
 		goto out;
 	f = cli_open_output("tail", outpath);
