@@ -9,24 +9,9 @@
 
 #include "cli.h"
 #include "decode_all.h"
+#include "flow_merge.h"
 #include "sources_all.h"
 #include "pft/pft.h"
-
-/* The capture offset map of a source is kept from its last item written,
- * but never for more than this many stream bytes behind what was read: an
- * item whose packet began further back (the end of a long unsynced run)
- * gets the capture position of the oldest byte still mapped. */
-#define MAP_WINDOW (4u << 20)
-
-/* A reader of one source's packets ahead of its flow: the next timestamp. */
-struct scout {
-	struct input in;
-	struct pft_pkt_decoder *pk;      /* a PFT source */
-	struct pft_etm3_decoder *e3;     /* an ETMv3 source */
-	int ended, done;                 /* input at its end; no more timestamps */
-	int have;                        /* off, val: the next timestamp */
-	uint64_t off, val;
-};
 
 struct dsrc {
 	struct input in;
@@ -34,15 +19,6 @@ struct dsrc {
 	struct pft_image *img;
 	struct pft_dbg *dbg;
 	struct decode_out *out;
-	struct scout sc;
-	struct pft_flow_item it;         /* the head: the next item to write */
-	uint64_t key, cap;               /* its time and capture position */
-	uint64_t last_ts, prev_key, rel; /* timestamps passed; the key before; map kept from rel */
-	uint64_t ts_back;                /* timestamps lower than the one before */
-	uint64_t ts_prev;                /* the timestamp before (as read) */
-	const uint8_t *pend;             /* a chunk to feed once the flow is drained (after a gap) */
-	size_t pend_len;
-	int any_ts, have, ended, done, err, rc;
 };
 
 struct decode_all {
@@ -51,205 +27,9 @@ struct decode_all {
 	struct pft_source_group *g;      /* one reader of the capture for every source */
 	struct dsrc s[SOURCES_ALL_MAX];
 	unsigned n;
-	int by_time, sticky;
+	struct flow_merge *m;            /* the order (flow_merge.h) */
 	FILE *f;
 };
-
-static int scout_open(struct scout *sc, const char *path, const struct input_opts *o)
-{
-	int r = input_open(&sc->in, path, o, 0, "decode");
-
-	if (r)
-		return r;
-	if (input_is_etm3(&sc->in.config)) {
-		sc->e3 = pft_etm3_decoder_alloc(&sc->in.config);
-	} else {
-		sc->pk = pft_pkt_decoder_alloc(&sc->in.config);
-		if (sc->pk)
-			pft_pkt_decoder_set_isync_resync(sc->pk,
-							 (enum pft_isync_resync)sc->in.isync_resync);
-	}
-	if (!sc->e3 && !sc->pk) {
-		cli_error("decode", "out of memory");
-		return PFT_EXIT_USAGE;
-	}
-	return PFT_EXIT_OK;
-}
-
-static void scout_close(struct scout *sc)
-{
-	pft_pkt_decoder_free(sc->pk);
-	pft_etm3_decoder_free(sc->e3);
-	input_close(&sc->in);
-}
-
-/* The next timestamp packet of the source into sc->off, sc->val (have), or
- * none left (done).  The scout reads the stream as the flow's own packet
- * decoder does: resynchronised at the same gaps, with the same I-sync rule. */
-static void scout_next(struct scout *sc)
-{
-	const uint8_t *buf;
-	size_t len;
-	int r, k;
-
-	sc->have = 0;
-	while (!sc->done) {
-		if (sc->pk) {
-			struct pft_packet p;
-
-			r = pft_pkt_decoder_next(sc->pk, &p, sizeof p);
-			if (r == 0 && p.type == PFT_PKT_TIMESTAMP) {
-				sc->off = p.offset;
-				sc->val = p.timestamp;
-				sc->have = 1;
-				return;
-			}
-		} else {
-			struct pft_etm3_packet p;
-
-			r = pft_etm3_decoder_next(sc->e3, &p, sizeof p);
-			if (r == 0 && p.type == PFT_ETM3_TIMESTAMP) {
-				sc->off = p.offset;
-				sc->val = p.timestamp;
-				sc->have = 1;
-				return;
-			}
-		}
-		if (r == 0)
-			continue;
-		if (r != -PFT_E_AGAIN || sc->ended) {
-			sc->done = 1;
-			break;
-		}
-		k = input_read(&sc->in, &buf, &len);
-		if (k < 0) { /* the flow's reader reports it */
-			sc->done = 1;
-		} else if (k == 0) {
-			sc->ended = 1;
-			if (sc->pk)
-				pft_pkt_decoder_end(sc->pk);
-			else
-				pft_etm3_decoder_end(sc->e3);
-		} else {
-			if (sc->in.gap) {
-				if (sc->pk)
-					pft_pkt_decoder_resync(sc->pk);
-				else
-					pft_etm3_decoder_resync(sc->e3);
-			}
-			if (sc->pk)
-				pft_pkt_decoder_feed(sc->pk, buf, len);
-			else
-				pft_etm3_decoder_feed(sc->e3, buf, len);
-		}
-	}
-}
-
-/* The head's time and capture position (decode_all.h). */
-static void keys(struct decode_all *a, struct dsrc *s)
-{
-	uint64_t o = s->it.offset, key = 0, q;
-
-	if (a->by_time) {
-		while (s->sc.have && s->sc.off < o) {
-			if (s->any_ts && s->sc.val < s->ts_prev)
-				s->ts_back++;
-			if (s->sc.val > s->last_ts)
-				s->last_ts = s->sc.val;
-			s->ts_prev = s->sc.val;
-			s->any_ts = 1;
-			scout_next(&s->sc);
-		}
-		key = s->sc.have ? s->sc.val : s->last_ts;
-		if (key < s->prev_key)
-			key = s->prev_key;
-		s->prev_key = key;
-	}
-	s->key = key;
-	q = o > s->rel ? o : s->rel;
-	if (q > s->in.delivered)
-		q = s->in.delivered;
-	s->cap = input_capture_offset(&s->in, q);
-}
-
-/* The next item of s into its head, unless it has one or is done. */
-static void fill(struct decode_all *a, struct dsrc *s)
-{
-	const uint8_t *buf;
-	size_t len;
-	int r, k;
-
-	while (!s->have && !s->done) {
-		r = flow_any_next(s->dec, &s->it);
-		if (r == 0) {
-			s->have = 1;
-			keys(a, s);
-			return;
-		}
-		if (r != -PFT_E_AGAIN || s->ended) {
-			s->err = r;
-			s->done = 1;
-			return;
-		}
-		if (s->pend) {
-			r = flow_any_feed(s->dec, s->pend, s->pend_len);
-			s->pend = NULL;
-		} else {
-			k = input_read(&s->in, &buf, &len);
-			if (k < 0) {
-				s->rc = s->in.exit_code;
-				s->err = -PFT_E_IO;
-				s->done = 1;
-				return;
-			}
-			if (k == 0) {
-				s->ended = 1;
-				r = flow_any_end(s->dec);
-			} else if (s->in.gap) { /* drop the state; drain, then feed */
-				flow_any_resync(s->dec);
-				s->pend = buf;
-				s->pend_len = len;
-				r = 0;
-			} else {
-				r = flow_any_feed(s->dec, buf, len);
-			}
-		}
-		if (r) {
-			s->err = r;
-			s->done = 1;
-		}
-	}
-}
-
-/* The source whose head goes next, or -1 when all are done. */
-static int pick(struct decode_all *a)
-{
-	unsigned i;
-	int best = -1;
-
-	if (a->sticky >= 0) { /* the rest of a run split by the decoder (--ranges) */
-		struct dsrc *s = &a->s[a->sticky];
-
-		fill(a, s);
-		if (s->have && s->it.kind == PFT_FLOW_RANGE)
-			return a->sticky;
-	}
-	for (i = 0; i < a->n; i++) {
-		struct dsrc *s = &a->s[i], *b;
-
-		fill(a, s);
-		if (!s->have)
-			continue;
-		if (best < 0) {
-			best = (int)i;
-			continue;
-		}
-		b = &a->s[best];
-		if (s->key < b->key || (s->key == b->key && s->cap < b->cap))
-			best = (int)i;
-	}
-	return best;
-}
 
 /* Its input (the scout comes later, when the order is by time). */
 static int open_source(struct decode_all *a, struct dsrc *s, unsigned i)
@@ -294,68 +74,50 @@ static int output_over_input(const struct decode_all *a)
 
 /* The end of one source: what is left of its input, its totals, its
  * checks.  The exit code. */
-static int finish(struct decode_all *a, struct dsrc *s)
+static int finish(struct decode_all *a, unsigned i)
 {
+	struct dsrc *s = &a->s[i];
 	struct pft_flow_stats st;
-	const uint8_t *buf;
-	size_t len;
-	int rc = s->rc, k;
+	int err, rc = flow_merge_finish(a->m, i, &err);
 
-	if (!rc && s->err != -PFT_E_IO && s->err != -PFT_E_EOS) {
-		while ((k = input_read(&s->in, &buf, &len)) > 0)
-			;
-		if (k < 0)
-			rc = s->in.exit_code;
-	}
 	if (!rc)
 		rc = input_finish(&s->in, "decode");
 	flow_any_get_stats(s->dec, &st);
-	if (!rc && (decode_out_finish(s->out, &st) || s->err == -PFT_E_IO)) {
+	if (!rc && (decode_out_finish(s->out, &st) || err == -PFT_E_IO)) {
 		cli_error("decode", "error writing %s", a->p->outpath ? a->p->outpath : "standard output");
 		return PFT_EXIT_USAGE;
 	}
 	if (!rc)
-		rc = a->p->report(a->p->ctx, &s->in, s->dec, s->err);
-	if (a->by_time && s->ts_back)
-		cli_error("decode", "trace ID 0x%02X: %" PRIu64 " timestamp(s) lower than the one "
-			  "before (a reset, a wrap, damage): time kept from going back, the items "
-			  "after them ordered at the highest timestamp so far",
-			  s->in.trace_id, s->ts_back);
-	if (a->by_time && !s->any_ts && s->sc.done)
-		cli_error("decode", "trace ID 0x%02X: no timestamp in the trace: its items come "
-			  "first (time 0)", s->in.trace_id);
+		rc = a->p->report(a->p->ctx, &s->in, s->dec, err);
+	flow_merge_warn(a->m, i);
 	return rc;
 }
 
 /* Read, merge and write everything: the exit code. */
 static int run(struct decode_all *a)
 {
-	unsigned i;
-	int rc = PFT_EXIT_OK, k;
+	const struct pft_flow_item *it;
+	unsigned i, k;
+	int rc = PFT_EXIT_OK, r, stick = -1;
 
-	a->sticky = -1;
-	while ((k = pick(a)) >= 0) {
+	while (flow_merge_next(a->m, stick, &k, &it) == 1) {
 		struct dsrc *s = &a->s[k];
 
-		if (decode_out_item(s->out, &s->it)) {
+		if (decode_out_item(s->out, it)) {
 			cli_error("decode", "error writing %s",
 				  a->p->outpath ? a->p->outpath : "standard output");
 			return PFT_EXIT_USAGE;
 		}
-		s->have = 0;
-		a->sticky = (a->p->fmt == DECODE_RANGES || a->p->fmt == DECODE_JSON_RANGES) &&
-				    s->it.kind == PFT_FLOW_RANGE && s->it.end_kind == PFT_RANGE_MORE
-			    ? k : -1;
-		if (s->it.offset > s->rel)
-			s->rel = s->it.offset;
-		if (s->in.delivered > MAP_WINDOW && s->rel < s->in.delivered - MAP_WINDOW)
-			s->rel = s->in.delivered - MAP_WINDOW;
-		input_release(&s->in, s->rel);
+		/* the rest of a run split by the decoder (--ranges) comes next */
+		stick = (a->p->fmt == DECODE_RANGES || a->p->fmt == DECODE_JSON_RANGES) &&
+				it->kind == PFT_FLOW_RANGE && it->end_kind == PFT_RANGE_MORE
+			? (int)k : -1;
+		flow_merge_release(a->m, k);
 	}
 	for (i = 0; i < a->n; i++) {
-		k = finish(a, &a->s[i]);
-		if (k > rc)
-			rc = k;
+		r = finish(a, i);
+		if (r > rc)
+			rc = r;
 	}
 	if (*sources_all_skipped(&a->sa, a->n ? &a->s[0].in : NULL))
 		cli_error("decode", "skipped (neither PFT nor ETMv3, or no data): %s", a->sa.skipped);
@@ -389,17 +151,19 @@ int decode_all_run(const struct decode_all_params *p)
 		rc = PFT_EXIT_USAGE;
 	for (i = 0; !rc && i < a->n; i++)
 		rc = open_decoder(a, &a->s[i], i);
-	/* by time when every source has timestamps: then a scout each */
-	a->by_time = 1;
-	for (i = 0; i < a->n; i++)
-		if (!(a->s[i].in.config.etmcr & PFT_ETMCR_TIMESTAMP))
-			a->by_time = 0;
-	for (i = 0; !rc && a->by_time && i < a->n; i++)
-		rc = scout_open(&a->s[i].sc, p->path, &a->sa.opts[i]);
-	for (i = 0; !rc && a->by_time && i < a->n; i++)
-		scout_next(&a->s[i].sc);
+	if (!rc) {
+		struct flow_merge_src ms[SOURCES_ALL_MAX];
+
+		for (i = 0; i < a->n; i++) {
+			ms[i].in = &a->s[i].in;
+			ms[i].dec = a->s[i].dec;
+			ms[i].opts = &a->sa.opts[i];
+		}
+		rc = flow_merge_open(&a->m, p->path, ms, a->n, "decode");
+	}
 	if (!rc)
 		rc = run(a);
+	flow_merge_close(a->m);
 	for (i = 0; i < a->n; i++) {
 		struct dsrc *s = &a->s[i];
 
@@ -407,7 +171,6 @@ int decode_all_run(const struct decode_all_params *p)
 		flow_any_free(s->dec);
 		pft_dbg_free(s->dbg);
 		pft_image_free(s->img);
-		scout_close(&s->sc);
 		input_close(&s->in);
 	}
 	if (a->f && a->f != stdout)
