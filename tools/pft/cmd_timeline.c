@@ -59,13 +59,19 @@ struct numc {
 	char d[48];
 };
 
+/* The contexts of a track group whose thread names are written. */
+struct tl_tracks {
+	uint32_t cids[256];
+	unsigned ncids;
+};
+
 struct tl {
 	FILE *f;
 	const struct prof_session *s;
 	enum clock clk;
 	int first;
-	uint32_t cids[256];
-	unsigned ncids;
+	struct tl_tracks *tr;   /* the current group's (one, or a source's) */
+	struct tl_tracks one;
 	unsigned pid;           /* 1, or with --id all one per source */
 	uint64_t last;          /* last ts written (clock units, or ns) */
 	uint64_t events;
@@ -418,13 +424,15 @@ static void thread_name(struct tl *t, uint32_t cid)
 {
 	unsigned i;
 
-	if (t->ncids && t->cids[t->ncids - 1] == cid)
+	struct tl_tracks *tr = t->tr;
+
+	if (tr->ncids && tr->cids[tr->ncids - 1] == cid)
 		return;
-	for (i = 0; i < t->ncids && t->cids[i] != cid; i++)
+	for (i = 0; i < tr->ncids && tr->cids[i] != cid; i++)
 		;
-	if (i < t->ncids || t->ncids == 256)
+	if (i < tr->ncids || tr->ncids == 256)
 		return;
-	t->cids[t->ncids++] = cid;
+	tr->cids[tr->ncids++] = cid;
 	out_str(t, t->first ? "\n" : ",\n");
 	OUT_LIT(t, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":");
 	out_u64(t, t->pid);
@@ -537,6 +545,25 @@ static int on_event(void *ctx, const struct pft_cs_event *ev)
 	return t->err ? -PFT_E_IO : 0;
 }
 
+/* --id all: a source's events in the merged order, its track group. */
+struct tl_src {
+	struct tl *t;
+	const struct prof_session *s;
+	unsigned pid;
+	struct tl_tracks tr;
+};
+
+static int on_source_event(void *ctx, const struct pft_cs_event *ev)
+{
+	struct tl_src *src = ctx;
+	struct tl *t = src->t;
+
+	t->s = src->s;
+	t->pid = src->pid;
+	t->tr = &src->tr;
+	return on_event(t, ev);
+}
+
 /* The clock of the file: from a source's trace and the options; CLK_AUTO
  * after a message when the trace cannot give the one asked for. */
 static int choose_clock(const struct prof_session *s, const struct prof_opts *o, int clk)
@@ -586,6 +613,82 @@ static void header(struct tl *t, const char *inpath)
 		t->clk == CLK_CYCLES ? "1 us = 1 cycle" : "1 us = 1 instruction");
 }
 
+struct tl_totals {
+	uint64_t insns, cycles, calls, gaps;
+};
+
+/* --id all: every source open at once, a track group (pid) each named
+ * "0x13 PTM_0", their events written in the merged order of pft decode
+ * --id all (prof_run_merged: by time, or by capture position), on the
+ * clock of the first.  The exit code. */
+static int every_source(struct tl *t, struct sources_all *sa, const char *inpath,
+			const char *outpath, const struct prof_opts *o, int clk, struct tl_totals *tot)
+{
+	struct prof_session *s[SOURCES_ALL_MAX];
+	struct tl_src *src = NULL;
+	struct prof_hooks h[SOURCES_ALL_MAX];
+	struct prof_opts one = *o;
+	struct input_opts io = o->io;
+	unsigned k, n = 0;
+	int rc;
+
+	io.allow_etm3 = 1;
+	rc = sources_all_find(sa, inpath, &io, 1, "timeline");
+	if (!rc && !(src = calloc(sa->n, sizeof(*src)))) {
+		cli_error("timeline", "out of memory");
+		rc = PFT_EXIT_USAGE;
+	}
+	for (k = 0; !rc && k < sa->n; k++) {
+		if (!(s[k] = calloc(1, sizeof(*s[k])))) {
+			cli_error("timeline", "out of memory");
+			rc = PFT_EXIT_USAGE;
+			break;
+		}
+		n++;
+		one.io = sa->opts[k];
+		one.capture_offsets = 1;
+		rc = prof_open(s[k], "timeline", inpath, &one);
+		if (!rc && (clk = choose_clock(s[k], o, clk)) == CLK_AUTO)
+			rc = PFT_EXIT_USAGE;
+	}
+	if (!rc) {
+		t->clk = (enum clock)clk;
+		t->f = cli_open_output("timeline", outpath);
+		if (t->f)
+			header(t, inpath);
+		else
+			rc = PFT_EXIT_USAGE;
+	}
+	for (k = 0; !rc && k < n; k++) {
+		src[k].t = t;
+		src[k].s = s[k];
+		src[k].pid = k + 1;
+		t->pid = k + 1;
+		name_process(t, &s[k]->in);
+		memset(&h[k], 0, sizeof(h[k]));
+		h[k].event = on_source_event;
+		h[k].ctx = &src[k];
+	}
+	if (!rc)
+		rc = prof_run_merged(s, h, n, inpath, sa->opts);
+	for (k = 0; k < n; k++) {
+		if (rc != PFT_EXIT_USAGE) {
+			tot->insns += s[k]->cst.insns;
+			tot->cycles += s[k]->cst.cycles;
+			tot->calls += s[k]->cst.calls + s[k]->cst.tail_calls;
+			tot->gaps += s[k]->cst.gaps;
+		}
+		if (k == 0 && rc != PFT_EXIT_USAGE)
+			sources_all_saw(sa, &s[k]->in);
+		prof_close(s[k]);
+		free(s[k]);
+	}
+	t->s = NULL;
+	t->tr = &t->one;
+	free(src);
+	return rc;
+}
+
 int cmd_timeline(int argc, char **argv)
 {
 	static const struct option own[] = {
@@ -596,16 +699,14 @@ int cmd_timeline(int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct option all[64];
-	struct prof_opts o, one;
+	struct prof_opts o;
 	struct prof_session s;
 	struct prof_hooks h;
 	struct sources_all *sa = NULL;
-	struct input last; /* the frame statistics of the capture, for the skipped list */
 	static struct tl t; /* 64 KiB buffer: not on the stack */
 	const char *outpath = NULL, *inpath;
-	uint64_t insns = 0, cycles = 0, calls = 0, gaps = 0;
-	unsigned k, n = 1;
-	int c, r, rc = PFT_EXIT_OK, clk = CLK_AUTO, every = 0;
+	struct tl_totals tot;
+	int c, r, rc = PFT_EXIT_OK, clk = CLK_AUTO;
 
 	prof_opts_init(&o);
 	o.cs_flags = PFT_CS_CFG_NO_RUNS;
@@ -613,10 +714,6 @@ int cmd_timeline(int argc, char **argv)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":o:h", all, NULL)) != -1) {
-		if (c == INPUT_OPT_ID && optarg && !strcmp(optarg, "all")) {
-			every = 1;
-			continue;
-		}
 		r = prof_parse_option(&o, c, optarg, "timeline");
 		if (r < 0)
 			return PFT_EXIT_USAGE;
@@ -644,28 +741,23 @@ int cmd_timeline(int argc, char **argv)
 		cli_error("timeline", "give the output file with -o FILE.json (- for standard output)");
 		return PFT_EXIT_USAGE;
 	}
+	memset(&tot, 0, sizeof(tot));
 	memset(&t, 0, sizeof(t));
 	memset(&s, 0, sizeof(s));
-	if (every) {
+	t.first = 1;
+	t.tr = &t.one;
+	if (sources_all_wanted(inpath, &o.io, o.all)) {
 		sa = calloc(1, sizeof *sa);
 		if (!sa) {
 			cli_error("timeline", "out of memory");
 			return PFT_EXIT_USAGE;
 		}
-		rc = sources_all_find(sa, inpath, &o.io, 1, "timeline");
-		n = rc ? 0 : sa->n;
-	}
-	t.first = 1;
-	/* one source after the other: a track group (pid) each, on the clock of
-	   the first; the file's events need no global order */
-	for (k = 0; k < n; k++) {
-		one = o;
-		if (sa)
-			one.io = sa->opts[k];
-		r = prof_open(&s, "timeline", inpath, &one);
+		rc = every_source(&t, sa, inpath, outpath, &o, clk, &tot);
+	} else {
+		r = prof_open(&s, "timeline", inpath, &o);
 		if (!r && (clk = choose_clock(&s, &o, clk)) == CLK_AUTO)
 			r = PFT_EXIT_USAGE;
-		if (!r && !t.f) {
+		if (!r) {
 			t.clk = (enum clock)clk;
 			t.f = cli_open_output("timeline", outpath);
 			if (t.f)
@@ -673,27 +765,19 @@ int cmd_timeline(int argc, char **argv)
 			else
 				r = PFT_EXIT_USAGE;
 		}
-		if (r) {
-			prof_close(&s);
-			rc = r;
-			break;
+		if (!r) {
+			t.s = &s;
+			t.pid = 1;
+			memset(&h, 0, sizeof(h));
+			h.event = on_event;
+			h.ctx = &t;
+			r = prof_run(&s, &h);
+			tot.insns += s.cst.insns;
+			tot.cycles += s.cst.cycles;
+			tot.calls += s.cst.calls + s.cst.tail_calls;
+			tot.gaps += s.cst.gaps;
 		}
-		t.s = &s;
-		t.pid = k + 1;
-		t.ncids = 0;
-		if (sa)
-			name_process(&t, &s.in);
-		memset(&h, 0, sizeof(h));
-		h.event = on_event;
-		h.ctx = &t;
-		r = prof_run(&s, &h);
-		if (r > rc)
-			rc = r;
-		insns += s.cst.insns;
-		cycles += s.cst.cycles;
-		calls += s.cst.calls + s.cst.tail_calls;
-		gaps += s.cst.gaps;
-		last = s.in;
+		rc = r;
 		prof_close(&s);
 		t.s = NULL;
 	}
@@ -708,13 +792,13 @@ int cmd_timeline(int argc, char **argv)
 		}
 		out_flush(&t);
 		fprintf(t.f, ",\"instructions\":%" PRIu64 ",\"cycles\":%" PRIu64 ",\"calls\":%" PRIu64
-			",\"gaps\":%" PRIu64 "}}\n", insns, cycles, calls, gaps);
+			",\"gaps\":%" PRIu64 "}}\n", tot.insns, tot.cycles, tot.calls, tot.gaps);
 		if (fflush(t.f) || ferror(t.f) || t.err) {
 			cli_write_error("timeline", t.f, outpath);
 			rc = PFT_EXIT_USAGE;
 		}
 	}
-	if (sa && *sources_all_skipped(sa, k ? &last : NULL))
+	if (sa && rc != PFT_EXIT_USAGE && *sources_all_skipped(sa, NULL))
 		cli_error("timeline", "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
 	if (t.f && t.f != stdout)
 		fclose(t.f);

@@ -24,6 +24,7 @@ enum { PROF_OPT_IMAGE = 0x2100, PROF_OPT_ELF, PROF_OPT_NO_DUMPS, PROF_OPT_CPU_FR
 struct prof_opts {
 	struct input_opts io;
 	int all;                 /* --id all: every source (sources_all.h) */
+	int capture_offsets;     /* prof_open keeps the capture offset map (prof_run_merged) */
 	const char *img_path[PROF_MAX_FILES];
 	char paths[PROF_MAX_FILES][1024];
 	uint64_t img_addr[PROF_MAX_FILES];
@@ -91,6 +92,13 @@ struct prof_hooks {
 int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const struct prof_opts *o);
 /* Decode everything through the hooks; end checks as pft decode.  Exit code. */
 int prof_run(struct prof_session *s, const struct prof_hooks *h);
+/* --id all in one order: the sessions s[0..n) of the sources of path
+ * (opened with capture_offsets; opts[k] their input options), their items
+ * merged as pft decode --id all merges them (flow_merge.h: by time, or by
+ * capture position), each through its own tracker to its hooks h[k]; then
+ * each session's end checks as prof_run's.  The worst exit code. */
+int prof_run_merged(struct prof_session *const *s, const struct prof_hooks *h, unsigned n,
+		    const char *path, const struct input_opts *opts);
 void prof_close(struct prof_session *s);
 
 /* ---- function names (symbols now; the debug-information layer later) ---- */

@@ -9,9 +9,11 @@
 
 #include "cli.h"
 #include "flow_any.h"
+#include "flow_merge.h"
 #include "flow_run.h"
 #include "image_load.h"
 #include "prof.h"
+#include "sources_all.h"
 
 /* The last symbol ranges looked up (pft_dbg_symbol_range: every address
    of [lo, hi) has the same symbol), and the last readable stretch of the
@@ -153,7 +155,7 @@ int prof_open(struct prof_session *s, const char *cmd, const char *inpath, const
 	s->jobs = jobs_count_one(&o->jobs);
 	s->segment = o->jobs.segment;
 	io.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
-	r = input_open(&s->in, inpath, &io, 0, cmd);
+	r = input_open(&s->in, inpath, &io, o->capture_offsets, cmd);
 	if (r)
 		return r;
 	s->img = pft_image_alloc();
@@ -233,27 +235,15 @@ static int put_item(void *arg, const struct pft_flow_item *it)
 	return drain_events(p->s, p->h);
 }
 
-int prof_run(struct prof_session *s, const struct prof_hooks *h)
+/* After the items: the tracker's last events, the end checks.  stop: the
+ * hooks' stop status (0, PROF_STOP, or a status to return); st: the
+ * decoder's totals.  The exit code. */
+static int end_run(struct prof_session *s, const struct prof_hooks *h, const struct pass *p,
+		   int r, const struct pft_flow_stats *st)
 {
-	struct flow_run fr;
-	struct pass p;
-	int k, r, rc = PFT_EXIT_OK;
+	int rc;
 	uint64_t problems;
 
-	memset(&p, 0, sizeof(p));
-	p.s = s;
-	p.h = h;
-	memset(&fr, 0, sizeof(fr));
-	fr.jobs = s->jobs;
-	fr.segment = s->segment;
-	fr.item = put_item;
-	fr.arg = &p;
-	k = flow_run(&s->in, s->dec, s->img, &fr);
-	if (k == 1)
-		return s->in.exit_code;
-	r = fr.stop;
-	if (!r && k == -PFT_E_NOMEM)
-		r = k;
 	if (r < 0 && r != PROF_STOP) {
 		cli_error(s->cmd, "%s", pft_errstr(r));
 		return PFT_EXIT_USAGE;
@@ -276,8 +266,8 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 	/* the events of the items the commands saw: a run stopped early
 	   (tail --before) counts up to there, however far the decoder, or its
 	   threads, had gone */
-	s->fst = fr.st;
-	memcpy(s->fst.events, p.events, sizeof(s->fst.events));
+	s->fst = *st;
+	memcpy(s->fst.events, p->events, sizeof(s->fst.events));
 	pft_cs_tracker_get_stats(s->cs, &s->cst, sizeof(s->cst));
 	if (s->in.frame_errors) {
 		cli_error(s->cmd, "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
@@ -302,6 +292,74 @@ int prof_run(struct prof_session *s, const struct prof_hooks *h)
 		rc = PFT_EXIT_DATA;
 	}
 	return rc;
+}
+
+int prof_run(struct prof_session *s, const struct prof_hooks *h)
+{
+	struct flow_run fr;
+	struct pass p;
+	int k, r;
+
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.h = h;
+	memset(&fr, 0, sizeof(fr));
+	fr.jobs = s->jobs;
+	fr.segment = s->segment;
+	fr.item = put_item;
+	fr.arg = &p;
+	k = flow_run(&s->in, s->dec, s->img, &fr);
+	if (k == 1)
+		return s->in.exit_code;
+	r = fr.stop;
+	if (!r && k == -PFT_E_NOMEM)
+		r = k;
+	return end_run(s, h, &p, r, &fr.st);
+}
+
+int prof_run_merged(struct prof_session *const *s, const struct prof_hooks *h, unsigned n,
+		    const char *path, const struct input_opts *opts)
+{
+	struct flow_merge_src ms[SOURCES_ALL_MAX];
+	struct pass p[SOURCES_ALL_MAX];
+	struct pft_flow_stats st;
+	const struct pft_flow_item *it;
+	struct flow_merge *m = NULL;
+	unsigned i, k;
+	int r = 0, rc, worst = PFT_EXIT_OK, err;
+
+	if (!n || n > SOURCES_ALL_MAX)
+		return PFT_EXIT_USAGE;
+	for (i = 0; i < n; i++) {
+		ms[i].in = &s[i]->in;
+		ms[i].dec = s[i]->dec;
+		ms[i].opts = &opts[i];
+		memset(&p[i], 0, sizeof(p[i]));
+		p[i].s = s[i];
+		p[i].h = &h[i];
+	}
+	rc = flow_merge_open(&m, path, ms, n, s[0]->cmd);
+	/* a stop (a hook's status, PROF_STOP) ends every source's run */
+	while (!rc && !r && flow_merge_next(m, -1, &k, &it) == 1) {
+		r = put_item(&p[k], it);
+		flow_merge_release(m, k);
+	}
+	if (r && r != PROF_STOP) { /* an error: said once */
+		flow_merge_close(m);
+		return end_run(s[0], &h[0], &p[0], r, &st);
+	}
+	for (i = 0; !rc && i < n; i++) {
+		int one = flow_merge_finish(m, i, &err);
+
+		flow_any_get_stats(s[i]->dec, &st);
+		if (!one)
+			one = end_run(s[i], &h[i], &p[i], r, &st);
+		flow_merge_warn(m, i);
+		if (one > worst)
+			worst = one;
+	}
+	flow_merge_close(m);
+	return rc ? rc : worst;
 }
 
 void prof_close(struct prof_session *s)

@@ -305,6 +305,8 @@ static const char *skipped(struct sources_all *sa, const struct pft_frame_stats 
 
 const char *sources_all_skipped(struct sources_all *sa, const struct input *in)
 {
+	if (!in && sa->seen)
+		return skipped(sa, sa->seen_format != PFT_FRAME_RAW ? &sa->seen_stats : NULL);
 	return skipped(sa, in && in->format != PFT_FRAME_RAW ? &in->frame_stats : NULL);
 }
 
@@ -334,8 +336,7 @@ int sources_all_each(struct sources_all *sa, const char *path, const struct inpu
 		if (r > rc)
 			rc = r;
 	}
-	if (rc != PFT_EXIT_USAGE &&
-	    *skipped(sa, sa->seen && sa->seen_format != PFT_FRAME_RAW ? &sa->seen_stats : NULL))
+	if (rc != PFT_EXIT_USAGE && *sources_all_skipped(sa, NULL))
 		cli_error(cmd, "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
 	return rc;
 }

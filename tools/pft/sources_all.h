@@ -63,7 +63,8 @@ int sources_all_group(struct sources_all *sa, struct pft_source_group **g, int s
 int sources_all_default(const char *path, const struct input_opts *o, int etm3);
 /* "0x10 (ETM3.5, 10873 bytes), ..." the sources skipped, "" if none; the
  * byte counts from in's frame statistics (an input of the same capture,
- * read to its end), or left out when in is NULL or the capture is raw. */
+ * read to its end; in NULL: those sources_all_saw was given), or left out
+ * when there are none or the capture is raw. */
 const char *sources_all_skipped(struct sources_all *sa, const struct input *in);
 
 /* The analysis commands (pft profile, coverage, tail, timeline): 1 when
