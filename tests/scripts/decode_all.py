@@ -12,9 +12,10 @@ tc2: TC2's snapshot (0x10-0x12 ETMv3.5, 0x13 PFT, all with timestamps).
     pft;
   - the sources skipped (PTM_1 without data, the ITM) are named once on
     stderr;
-  - TC2's capture 300 times over, through one source group whose members
-    fall behind by more than its lag bound: per source the --stats of
-    --id ID alone.
+  - TC2's capture 300 times over: per source the --stats of --id ID alone
+    (--stats reads the sources in turn); merged through one source group
+    whose members fall behind by more than its lag bound, per source the
+    --format addrs of --id ID alone.
 
 order: recordings of three programs (pft record --timestamps, each with its
   own cycle model, trace ID and IRQs), framed together by libpft's frame
@@ -111,9 +112,11 @@ def tc2():
         if out2 != out:
             fail("without --id: not the output of --id all (%s)" % " ".join(args))
     # TC2's capture 300 times over (9.4 MiB, each copy starting the
-    # timestamps again): read once through a source group, the sources
-    # ordered by time fall behind each other by more than the group's lag
-    # bound and read the capture alone; per source the totals of --id alone
+    # timestamps again): per source the totals of --id alone (--stats reads
+    # each source to its end in turn); and, merged by time through one
+    # source group, the sources fall behind each other by more than the
+    # group's lag bound and read the capture alone: per source the
+    # addresses of --id alone
     with tempfile.TemporaryDirectory() as t:
         big = os.path.join(t, "TC2")
         os.mkdir(big)
@@ -127,6 +130,16 @@ def tc2():
             fail("repeated TC2 --id all --stats: exit %d: %s" % (rc, err))
         else:
             same_per_source(per, big, ids, ["--stats"], "repeated TC2 --stats")
+        for jobs in ("1", "3"):
+            rcj, outj, errj = run("decode", big, "--id", "all", "--stats", "--jobs", jobs)
+            if (rcj, outj) != (rc, out):
+                fail("repeated TC2 --id all --stats --jobs %s: not the default's output" % jobs)
+        rc, out, err = run("decode", big, "--id", "all", "--format", "addrs")
+        per = split_text(out)
+        if rc != 0 or per is None or sorted(per) != ids:
+            fail("repeated TC2 --id all --format addrs: exit %d: %s" % (rc, err))
+        else:
+            same_per_source(per, big, ids, ["--format", "addrs"], "repeated TC2 addrs")
     rc, out, err = run("decode", snap, "--id", "all", "--json")
     per, order = split_json(out)
     if per is None:

@@ -3,6 +3,7 @@
  * against a program image (spec appendix B).  Formats: doc/decode.md. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -402,34 +403,41 @@ static int decode_jobs(const struct decode_args *a, struct input *in, struct pft
 	return err;
 }
 
+/* The end of a source's decode: what needs the whole capture (an absent
+ * trace ID in a pipe), the totals written, the checks.  The exit code. */
+static int decode_end(const struct decode_args *a, struct input *in, struct decode_out *out,
+		      const struct pft_flow_stats *st, int etm3, int err, int rc)
+{
+	if (!rc)
+		rc = input_finish(in, "decode");
+	if (!rc && (decode_out_finish(out, st) || err == -PFT_E_IO)) {
+		cli_write_error("decode", NULL, a->outpath);
+		rc = PFT_EXIT_USAGE;
+	}
+	if (!rc)
+		rc = report(in, st, etm3, err);
+	return rc;
+}
+
 /* A PFT or ETMv3 source: its flow over the stream, then the end checks. */
 static int decode_flow(const struct decode_args *a, struct input *in, struct pft_image *img,
 		       struct decode_out *out)
 {
 	struct flow_any *dec = flow_any_alloc(&in->config, img, in->isync_resync);
 	struct pft_flow_stats st;
-	int rc = PFT_EXIT_OK, err, etm3;
+	int rc = PFT_EXIT_OK, err;
 
 	if (!dec) {
 		cli_error("decode", "cannot create the flow decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
-	etm3 = flow_any_is_etm3(dec);
-	if (a->jobs.jobs > 1)
+	if (a->jobs.jobs > 1) {
 		err = decode_jobs(a, in, img, out, &st, &rc);
-	else
+	} else {
 		err = decode_stream(in, dec, a->fmt == DECODE_STATS ? NULL : out, &rc);
-	/* what needs the whole capture (an absent trace ID in a pipe) */
-	if (!rc)
-		rc = input_finish(in, "decode");
-	if (a->jobs.jobs <= 1)
 		flow_any_get_stats(dec, &st);
-	if (!rc && (decode_out_finish(out, &st) || err == -PFT_E_IO)) {
-		cli_write_error("decode", NULL, a->outpath);
-		rc = PFT_EXIT_USAGE;
 	}
-	if (!rc)
-		rc = report(in, &st, etm3, err);
+	rc = decode_end(a, in, out, &st, flow_any_is_etm3(dec), err, rc);
 	flow_any_free(dec);
 	return rc;
 }
@@ -449,6 +457,140 @@ static int all_report(void *ctx, const struct input *in, const struct flow_any *
 	return report(in, &st, flow_any_is_etm3(dec), err);
 }
 
+/* --id all --stats: one source of the run. */
+struct stats_src {
+	struct input in;
+	struct pft_image *img;
+	struct pft_dbg *dbg;
+	struct decode_out *out;
+	struct flow_any *dec;
+	int err, rc;
+};
+
+/* The sources, taken in order by up to --jobs threads. */
+struct stats_pool {
+	struct stats_src *s;
+	unsigned n, next;
+	pthread_mutex_t mu;
+};
+
+static void *stats_worker(void *arg)
+{
+	struct stats_pool *p = arg;
+	unsigned i;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		i = p->next++;
+		pthread_mutex_unlock(&p->mu);
+		if (i >= p->n)
+			return NULL;
+		p->s[i].err = decode_stream(&p->s[i].in, p->s[i].dec, NULL, &p->s[i].rc);
+	}
+}
+
+/* Decode every source, on min(jobs, n) threads (this one included). */
+static void stats_decode(struct stats_pool *p, unsigned jobs)
+{
+	pthread_t th[SOURCES_ALL_MAX];
+	unsigned i, nth = jobs < p->n ? jobs : p->n, started = 0;
+
+	pthread_mutex_init(&p->mu, NULL);
+	for (i = 1; i < nth; i++)
+		if (!pthread_create(&th[started], NULL, stats_worker, p))
+			started++;
+	stats_worker(p);
+	for (i = 0; i < started; i++)
+		pthread_join(th[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+}
+
+/* Open source i (input, image, decoder, writer): PFT_EXIT_OK or the exit
+ * code after a message. */
+static int stats_open(const struct decode_args *a, const struct sources_all *sa, unsigned i,
+		      FILE *f, struct stats_src *s)
+{
+	int k = input_open(&s->in, a->inpath, &sa->opts[i], 0, "decode");
+
+	if (!k)
+		k = open_image(a, &s->in, &s->img, &s->dbg);
+	if (k)
+		return k;
+	s->dec = flow_any_alloc(&s->in.config, s->img, s->in.isync_resync);
+	s->out = decode_out_open(f, DECODE_STATS, 0, NULL);
+	if (!s->dec || !s->out) {
+		cli_error("decode", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	decode_out_set_source(s->out, s->in.trace_id, sa->names[i]);
+	return PFT_EXIT_OK;
+}
+
+/* --id all --stats: the totals of each source, in the merged run's order
+ * and words, without the merge (the items have no order to keep): every
+ * source read on its own, up to --jobs of them at a time on their own
+ * threads; the totals and checks then written in source order, as the
+ * merged run writes them.  The exit code: the worst source's. */
+static int decode_all_stats(const struct decode_args *a, const char *const *imgs)
+{
+	struct sources_all *sa = calloc(1, sizeof *sa);
+	struct stats_src *s = calloc(SOURCES_ALL_MAX, sizeof *s);
+	struct input_opts io = a->io;
+	struct stats_pool pool;
+	struct pft_flow_stats st;
+	const char *ins[MAX_FILES + 1] = { a->inpath };
+	FILE *f = NULL;
+	unsigned i, n = 0;
+	int rc, k;
+
+	if (!sa || !s) {
+		free(sa);
+		free(s);
+		cli_error("decode", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	io.allow_etm3 = 1;
+	rc = sources_all_find(sa, a->inpath, &io, 1, "decode");
+	for (k = 0; k < a->nimg; k++)
+		ins[1 + k] = imgs[k];
+	if (!rc && cli_output_is_input("decode", a->outpath, ins, (size_t)a->nimg + 1))
+		rc = PFT_EXIT_USAGE;
+	if (!rc && !(f = cli_open_output("decode", a->outpath)))
+		rc = PFT_EXIT_USAGE;
+	for (i = 0; !rc && i < sa->n; i++) {
+		n++;
+		rc = stats_open(a, sa, i, f, &s[i]);
+	}
+	if (!rc) {
+		pool.s = s;
+		pool.n = n;
+		pool.next = 0;
+		stats_decode(&pool, a->jobs.jobs);
+		for (i = 0; i < n; i++) {
+			flow_any_get_stats(s[i].dec, &st);
+			k = decode_end(a, &s[i].in, s[i].out, &st, flow_any_is_etm3(s[i].dec),
+				       s[i].err, s[i].rc);
+			if (k > rc)
+				rc = k;
+		}
+		if (*sources_all_skipped(sa, n ? &s[n - 1].in : NULL))
+			cli_error("decode", "skipped (neither PFT nor ETMv3, or no data): %s",
+				  sa->skipped);
+	}
+	for (i = 0; i < n; i++) {
+		decode_out_close(s[i].out);
+		flow_any_free(s[i].dec);
+		pft_dbg_free(s[i].dbg);
+		pft_image_free(s[i].img);
+		input_close(&s[i].in);
+	}
+	if (f && f != stdout)
+		fclose(f);
+	free(s);
+	free(sa);
+	return rc;
+}
+
 /* --id all, or no ID given and several PFT/ETMv3 sources (decode_all.h). */
 static int decode_all(const struct decode_args *a)
 {
@@ -458,6 +600,8 @@ static int decode_all(const struct decode_args *a)
 
 	for (i = 0; i < a->nimg; i++)
 		imgs[i] = a->imgs[i].path;
+	if (a->fmt == DECODE_STATS)
+		return decode_all_stats(a, imgs);
 	memset(&p, 0, sizeof p);
 	p.path = a->inpath;
 	p.io = &a->io;
