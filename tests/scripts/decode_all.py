@@ -37,7 +37,7 @@ import re
 import sys
 import tempfile
 
-from support import fail, failures, interleave, load_libpft, runner, write_snapshot
+from support import CORES, fail, failures, load_libpft, record_cores, runner
 
 MODE, PFT, DATA = sys.argv[1:4]
 run = runner(PFT)
@@ -173,52 +173,9 @@ def tc2():
         print("timeline --id all: %d events in 4 track groups" % len(ev))
 
 
-# program, cycles per instruction and exception entry, trace ID, IRQ period
-CORES = [("qsort", 1, 0x21, 97), ("recursion", 3, 0x22, 89), ("switch", 2, 0x23, 101)]
-
-
-def true_times(log, n):
-    """Cycle count at the end of each instruction of a --log-exceptions log."""
-    t, times = 0, []
-    for line in open(log):
-        t += n
-        if not line.startswith("!"):
-            times.append(t)
-    return times
-
-
 def build(lib, examples, t, name, timestamps):
-    """Record the CORES (with or without timestamps) and frame them into the
-    snapshot folder t/name: (snap, streams, times, logs), or None."""
-    streams, times, logs = {}, {}, {}
-    snap = os.path.join(t, name)
-    os.mkdir(snap)
-    for k, (prog, n, tid, irq) in enumerate(CORES):
-        rec = os.path.join(t, "%s_rec%d" % (name, k))
-        log = os.path.join(t, "%s_log%d" % (name, k))
-        rc, out, err = run("record", os.path.join(examples, prog + ".elf"), "-o", rec, "-q",
-                           "--cycles", str(n), "--id", "0x%02x" % tid,
-                           "--format", "raw", "--sync-freq", "128", "--irq-every", str(irq),
-                           "--log", log, "--log-exceptions",
-                           *(["--timestamps"] if timestamps else []))
-        if rc:
-            fail("record %s: %s" % (prog, err))
-            return None
-        streams[tid] = open(os.path.join(rec, "PTM_0.bin"), "rb").read()
-        times[tid] = true_times(log, n)
-        logs[tid] = ["%s %s" % tuple(x.split()[:2]) for x in open(log) if not x.startswith("!")]
-        os.rename(os.path.join(rec, "mem_0.bin"), os.path.join(snap, "mem_%d.bin" % k))
-        with open(os.path.join(rec, "cpu_0.ini")) as f:
-            cpu = f.read().replace("cpu_0", "cpu_%d" % k).replace("mem_0.bin", "mem_%d.bin" % k)
-        open(os.path.join(snap, "cpu_%d.ini" % k), "w").write(cpu)
-        with open(os.path.join(rec, "PTM_0.ini")) as f:
-            ptm = f.read().replace("PTM_0", "PTM_%d" % k)
-        open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
-    open(os.path.join(snap, "etb.bin"), "wb").write(interleave(lib, streams, 7, 200))
-    write_snapshot(snap, [f % k for k in range(len(CORES)) for f in ("cpu_%d.ini", "PTM_%d.ini")],
-                   "etb.bin", ["PTM_%d" % k for k in range(len(CORES))],
-                   [("cpu_%d" % k, "PTM_%d" % k) for k in range(len(CORES))])
-    return snap, streams, times, logs
+    """The CORES recorded and framed into t/name (support.record_cores)."""
+    return record_cores(run, lib, examples, t, name, timestamps, CORES)
 
 
 def capture_order(snap):

@@ -191,3 +191,53 @@ def record_pft(pft, examples, rng, n, tmp):
         return None
     return (os.path.join(tmp, "s%d" % n), os.path.join(examples, prog),
             " ".join([prog] + args[3:]))
+
+
+# program, cycles per instruction and exception entry, trace ID, IRQ period
+CORES = [("qsort", 1, 0x21, 97), ("recursion", 3, 0x22, 89), ("switch", 2, 0x23, 101)]
+
+
+def true_times(log, n):
+    """Cycle count at the end of each instruction of a --log-exceptions log."""
+    t, times = 0, []
+    for line in open(log):
+        t += n
+        if not line.startswith("!"):
+            times.append(t)
+    return times
+
+
+def record_cores(run, lib, examples, t, name, timestamps, cores=CORES):
+    """Record the cores (program, cycles, trace ID, IRQ period; with or
+    without timestamps; run: a runner()) and frame them into the snapshot
+    folder t/name, a core and a PTM each: (snap, streams, times, logs), or
+    None after a failure counted."""
+    streams, times, logs = {}, {}, {}
+    snap = os.path.join(t, name)
+    os.mkdir(snap)
+    for k, (prog, n, tid, irq) in enumerate(cores):
+        rec = os.path.join(t, "%s_rec%d" % (name, k))
+        log = os.path.join(t, "%s_log%d" % (name, k))
+        rc, out, err = run("record", os.path.join(examples, prog + ".elf"), "-o", rec, "-q",
+                           "--cycles", str(n), "--id", "0x%02x" % tid,
+                           "--format", "raw", "--sync-freq", "128", "--irq-every", str(irq),
+                           "--log", log, "--log-exceptions",
+                           *(["--timestamps"] if timestamps else []))
+        if rc:
+            fail("record %s: %s" % (prog, err))
+            return None
+        streams[tid] = open(os.path.join(rec, "PTM_0.bin"), "rb").read()
+        times[tid] = true_times(log, n)
+        logs[tid] = ["%s %s" % tuple(x.split()[:2]) for x in open(log) if not x.startswith("!")]
+        os.rename(os.path.join(rec, "mem_0.bin"), os.path.join(snap, "mem_%d.bin" % k))
+        with open(os.path.join(rec, "cpu_0.ini")) as f:
+            cpu = f.read().replace("cpu_0", "cpu_%d" % k).replace("mem_0.bin", "mem_%d.bin" % k)
+        open(os.path.join(snap, "cpu_%d.ini" % k), "w").write(cpu)
+        with open(os.path.join(rec, "PTM_0.ini")) as f:
+            ptm = f.read().replace("PTM_0", "PTM_%d" % k)
+        open(os.path.join(snap, "PTM_%d.ini" % k), "w").write(ptm)
+    open(os.path.join(snap, "etb.bin"), "wb").write(interleave(lib, streams, 7, 200))
+    write_snapshot(snap, [f % k for k in range(len(cores)) for f in ("cpu_%d.ini", "PTM_%d.ini")],
+                   "etb.bin", ["PTM_%d" % k for k in range(len(cores))],
+                   [("cpu_%d" % k, "PTM_%d" % k) for k in range(len(cores))])
+    return snap, streams, times, logs
