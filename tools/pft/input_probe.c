@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The probe in pft dump / pft decode (input_probe.h). */
 #define _POSIX_C_SOURCE 200809L
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +16,6 @@
  * (16 MiB took longer than decoding a 4 MiB capture). */
 #define PROBE_READ (1u << 20)
 
-static void cat(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t cap, const char *fmt, ...)
-{
-	size_t n = strlen(buf);
-	va_list ap;
-
-	if (n + 1 >= cap)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf + n, cap - n, fmt, ap);
-	va_end(ap);
-}
 
 static const char *idhex(uint8_t id, char *b)
 {
@@ -75,8 +62,8 @@ static void others(const struct pft_probe_report *rep, char *b, size_t cap)
 		const struct pft_probe_stream *s = &rep->streams[i];
 		if (s->protocol == PFT_PROBE_PROTO_PFT || s->id == PFT_PROBE_ID_RAW)
 			continue;
-		cat(b, cap, "%s0x%02x %s", n++ ? ", " : "", s->id,
-		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
+		probe_cat(b, cap, "%s0x%02x %s", n++ ? ", " : "", s->id,
+			  pft_probe_proto_name((enum pft_probe_proto)s->protocol));
 	}
 }
 
@@ -93,7 +80,7 @@ void input_probe_say(const struct pft_probe_report *rep, const char *path, const
 		if (!npft++)
 			s = &rep->streams[i];
 		else
-			cat(more, sizeof more, "%s0x%02x", npft > 2 ? ", " : "", rep->streams[i].id);
+			probe_cat(more, sizeof more, "%s0x%02x", npft > 2 ? ", " : "", rep->streams[i].id);
 	}
 	if (!s)
 		return;
@@ -134,30 +121,30 @@ void input_probe_hint(const struct input *in, uint64_t errors, const char *cmd)
 	}
 	why[0] = 0;
 	if (pft_probe_frame_format((enum pft_probe_layout)rep->layout) != in->format && first) {
-		cat(why, sizeof why, "the capture looks like %s, not %s",
-		    pft_probe_layout_name((enum pft_probe_layout)rep->layout),
-		    pft_frame_format_name(in->format));
+		probe_cat(why, sizeof why, "the capture looks like %s, not %s",
+			  pft_probe_layout_name((enum pft_probe_layout)rep->layout),
+			  pft_frame_format_name(in->format));
 		s = first;
 	} else if (s && s->protocol != PFT_PROBE_PROTO_PFT) {
 		if (s->protocol == PFT_PROBE_PROTO_ETM3 && !input_is_etm3(&in->config)) {
 			etm3_id = s->id;
 			e3 = s;
 		}
-		cat(why, sizeof why, "trace ID 0x%02x looks like %s, not PFT", s->id,
-		    pft_probe_proto_name((enum pft_probe_proto)s->protocol));
+		probe_cat(why, sizeof why, "trace ID 0x%02x looks like %s, not PFT", s->id,
+			  pft_probe_proto_name((enum pft_probe_proto)s->protocol));
 		s = first;
 	} else if (s) {
 		pft_config_features(&in->config, &used);
 		pft_config_features(&s->config, &f);
 		if (s->conf[PFT_PROBE_OPT_CYCLE_ACCURATE] >= PFT_PROBE_CONF_MEDIUM &&
 		    f.cycle_accurate != used.cycle_accurate)
-			cat(why, sizeof why, "%scycle-accurate %s", why[0] ? ", " : "",
-			    f.cycle_accurate ? "on" : "off");
+			probe_cat(why, sizeof why, "%scycle-accurate %s", why[0] ? ", " : "",
+				  f.cycle_accurate ? "on" : "off");
 		if (s->conf[PFT_PROBE_OPT_CONTEXTID] >= PFT_PROBE_CONF_MEDIUM &&
 		    f.contextid_bytes != used.contextid_bytes)
-			cat(why, sizeof why, "%s%u context ID bytes", why[0] ? ", " : "", f.contextid_bytes);
+			probe_cat(why, sizeof why, "%s%u context ID bytes", why[0] ? ", " : "", f.contextid_bytes);
 		if (s->conf[PFT_PROBE_OPT_VERSION] >= PFT_PROBE_CONF_MEDIUM && f.minor != used.minor)
-			cat(why, sizeof why, "%sPFT 1.%u", why[0] ? ", " : "", f.minor);
+			probe_cat(why, sizeof why, "%sPFT 1.%u", why[0] ? ", " : "", f.minor);
 		if (why[0]) {
 			char tmp[256];
 			snprintf(tmp, sizeof tmp, "the bytes decode cleanly with %s", why);

@@ -11,8 +11,7 @@
 #include "pft/etm3.h"
 #include "probe_out.h"
 
-static void cat(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void cat(char *buf, size_t cap, const char *fmt, ...)
+void probe_cat(char *buf, size_t cap, const char *fmt, ...)
 {
 	size_t n = strlen(buf);
 	va_list ap;
@@ -64,47 +63,47 @@ int probe_opt_shown(const struct pft_probe_stream *s, enum pft_probe_opt o)
 
 static const char *const data_trace_names[4] = { "off", "values", "addresses", "values+addresses" };
 
+/* The options of PFT and ETMv3 alike, as pft dump and decode take them. */
+static void both_options(char *buf, size_t cap, unsigned cycle_accurate, unsigned contextid_bytes,
+			 unsigned timestamps, unsigned vmid)
+{
+	if (cycle_accurate)
+		probe_cat(buf, cap, " --cycle-accurate");
+	if (contextid_bytes)
+		probe_cat(buf, cap, " --contextid-bytes %u", contextid_bytes);
+	if (timestamps)
+		probe_cat(buf, cap, " --timestamps");
+	if (vmid)
+		probe_cat(buf, cap, " --vmid");
+}
+
 char *probe_options(const struct pft_probe_report *rep, const struct pft_probe_stream *s,
                     char *buf, size_t cap)
 {
 	struct pft_features f = feats(s);
 
 	buf[0] = 0;
-	cat(buf, cap, "--format %s", pft_probe_layout_name((enum pft_probe_layout)rep->layout));
+	probe_cat(buf, cap, "--format %s", pft_probe_layout_name((enum pft_probe_layout)rep->layout));
 	if (rep->layout == PFT_PROBE_LAYOUT_FRAMES || rep->layout == PFT_PROBE_LAYOUT_TPIU)
-		cat(buf, cap, " --id 0x%02x", s->id);
+		probe_cat(buf, cap, " --id 0x%02x", s->id);
 	if (s->protocol == PFT_PROBE_PROTO_ETM3) {
 		struct pft_etm3_features e = feats3(s);
 
 		/* the ETMIDR says ETMv3 (and the branch encoding) */
-		cat(buf, cap, " --etmidr 0x%08x", (unsigned)s->config.etmidr);
+		probe_cat(buf, cap, " --etmidr 0x%08x", (unsigned)s->config.etmidr);
 		if (s->config.etmcr & (PFT_ETM3_ETMCR_DATA_VALUE | PFT_ETM3_ETMCR_DATA_ADDRESS))
-			cat(buf, cap, " --etmcr 0x%x", (unsigned)(s->config.etmcr & (PFT_ETM3_ETMCR_DATA_VALUE |
-										  PFT_ETM3_ETMCR_DATA_ADDRESS)));
-		if (e.cycle_accurate)
-			cat(buf, cap, " --cycle-accurate");
-		if (e.contextid_bytes)
-			cat(buf, cap, " --contextid-bytes %u", e.contextid_bytes);
-		if (e.timestamps)
-			cat(buf, cap, " --timestamps");
-		if (e.vmid)
-			cat(buf, cap, " --vmid");
+			probe_cat(buf, cap, " --etmcr 0x%x", (unsigned)(s->config.etmcr & (PFT_ETM3_ETMCR_DATA_VALUE |
+											PFT_ETM3_ETMCR_DATA_ADDRESS)));
+		both_options(buf, cap, e.cycle_accurate, e.contextid_bytes, e.timestamps, e.vmid);
 		return buf;
 	}
 	if (s->protocol != PFT_PROBE_PROTO_PFT)
 		return buf;
 	if (f.minor == 0)
-		cat(buf, cap, " --pft-version 1.0");
-	if (f.cycle_accurate)
-		cat(buf, cap, " --cycle-accurate");
-	if (f.contextid_bytes)
-		cat(buf, cap, " --contextid-bytes %u", f.contextid_bytes);
-	if (f.timestamps)
-		cat(buf, cap, " --timestamps");
-	if (f.vmid)
-		cat(buf, cap, " --vmid");
+		probe_cat(buf, cap, " --pft-version 1.0");
+	both_options(buf, cap, f.cycle_accurate, f.contextid_bytes, f.timestamps, f.vmid);
 	if (f.branch_broadcast)
-		cat(buf, cap, " --branch-broadcast");
+		probe_cat(buf, cap, " --branch-broadcast");
 	return buf;
 }
 
@@ -124,45 +123,45 @@ void probe_evidence(const struct pft_probe_stream *s, char *buf, size_t cap)
 	buf[0] = 0;
 	switch (s->protocol) {
 	case PFT_PROBE_PROTO_STM:
-		cat(buf, cap, "%u STPv2 ASYNC patterns (0xFF x10+ then 0x0F/0xF0), no PFT A-sync",
-		    s->stm_asyncs);
+		probe_cat(buf, cap, "%u STPv2 ASYNC patterns (0xFF x10+ then 0x0F/0xF0), no PFT A-sync",
+			  s->stm_asyncs);
 		return;
 	case PFT_PROBE_PROTO_ETM4:
-		cat(buf, cap, "%u A-syncs of 11+ zero bytes then 0x80 (ETMv4/ETE), %u of 5-10 zeros (PFT)",
-		    s->etm4_asyncs, s->asyncs);
+		probe_cat(buf, cap, "%u A-syncs of 11+ zero bytes then 0x80 (ETMv4/ETE), %u of 5-10 zeros (PFT)",
+			  s->etm4_asyncs, s->asyncs);
 		return;
 	case PFT_PROBE_PROTO_UNKNOWN:
 		if (s->asyncs == 0) {
-			cat(buf, cap, "no sync pattern of PFT, ETMv3, ETMv4 or STM in %llu bytes",
-			    (unsigned long long)s->probed);
+			probe_cat(buf, cap, "no sync pattern of PFT, ETMv3, ETMv4 or STM in %llu bytes",
+				  (unsigned long long)s->probed);
 			return;
 		}
 		break;
 	default:
 		break;
 	}
-	cat(buf, cap, "%u A-sync (5x 0x00, 0x80)", s->asyncs);
+	probe_cat(buf, cap, "%u A-sync (5x 0x00, 0x80)", s->asyncs);
 	if (s->protocol == PFT_PROBE_PROTO_PFT) {
-		cat(buf, cap, "; as PFT: %llu packets, %llu I-syncs, %llu of %llu bytes after the first "
-		    "A-sync lost, %llu errors", (unsigned long long)s->packets,
-		    (unsigned long long)s->isyncs, (unsigned long long)s->lost,
-		    (unsigned long long)after, (unsigned long long)s->errors);
+		probe_cat(buf, cap, "; as PFT: %llu packets, %llu I-syncs, %llu of %llu bytes after the first "
+			  "A-sync lost, %llu errors", (unsigned long long)s->packets,
+			  (unsigned long long)s->isyncs, (unsigned long long)s->lost,
+			  (unsigned long long)after, (unsigned long long)s->errors);
 		return;
 	}
-	cat(buf, cap, "; read as PFT under every configuration the best loses %llu of %llu bytes "
-	    "after the first A-sync in %llu errors", (unsigned long long)s->lost,
-	    (unsigned long long)after, (unsigned long long)s->errors);
+	probe_cat(buf, cap, "; read as PFT under every configuration the best loses %llu of %llu bytes "
+		  "after the first A-sync in %llu errors", (unsigned long long)s->lost,
+		  (unsigned long long)after, (unsigned long long)s->errors);
 	if (s->etm3_isyncs)
-		cat(buf, cap, "; 0x70 (ETMv3 cycle-accurate I-sync, reserved in PFT) after %u A-syncs",
-		    s->etm3_isyncs);
+		probe_cat(buf, cap, "; 0x70 (ETMv3 cycle-accurate I-sync, reserved in PFT) after %u A-syncs",
+			  s->etm3_isyncs);
 	if (s->etm3_lost != UINT64_MAX)
-		cat(buf, cap, "; as ETMv3: %llu of those bytes lost, %llu errors, %llu I-syncs",
-		    (unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
-		    (unsigned long long)s->etm3_isync_packets);
+		probe_cat(buf, cap, "; as ETMv3: %llu of those bytes lost, %llu errors, %llu I-syncs",
+			  (unsigned long long)s->etm3_lost, (unsigned long long)s->etm3_errors,
+			  (unsigned long long)s->etm3_isync_packets);
 	if (s->itm_packets != UINT64_MAX)
-		cat(buf, cap, "; as ITM: %llu packets (%llu instrumentation), %llu reserved headers",
-		    (unsigned long long)s->itm_packets, (unsigned long long)s->itm_swit,
-		    (unsigned long long)s->itm_reserved);
+		probe_cat(buf, cap, "; as ITM: %llu packets (%llu instrumentation), %llu reserved headers",
+			  (unsigned long long)s->itm_packets, (unsigned long long)s->itm_swit,
+			  (unsigned long long)s->itm_reserved);
 }
 
 /* value of option o as text */
@@ -211,20 +210,20 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 	if (e3 && o == PFT_PROBE_OPT_DATA_TRACE && s->conf[o] != PFT_PROBE_CONF_NONE &&
 	    s->alt_lost[o] == UINT64_MAX) {
 		if (s->conf[o] == PFT_PROBE_CONF_LOW)
-			cat(b, cap, "no data header in the stream: off, or on with nothing traced");
+			probe_cat(b, cap, "no data header in the stream: off, or on with nothing traced");
 		else
-			cat(b, cap, "other data settings read as well; what the %llu data packets "
-			    "hold (value bytes, addresses) decides", (unsigned long long)s->etm3_data);
+			probe_cat(b, cap, "other data settings read as well; what the %llu data packets "
+				  "hold (value bytes, addresses) decides", (unsigned long long)s->etm3_data);
 		return b;
 	}
 	if (s->conf[o] == PFT_PROBE_CONF_NONE) {
 		if (o == PFT_PROBE_OPT_RETURN_STACK)
-			cat(b, cap, "the bytes cannot tell: needs the program image");
+			probe_cat(b, cap, "the bytes cannot tell: needs the program image");
 		else if (o == PFT_PROBE_OPT_VERSION)
-			cat(b, cap, "the bytes cannot tell (no VMID packet, timestamps do not decide): "
-			    "1.1 assumed");
+			probe_cat(b, cap, "the bytes cannot tell (no VMID packet, timestamps do not decide): "
+				  "1.1 assumed");
 		else
-			cat(b, cap, "the bytes cannot tell: default assumed");
+			probe_cat(b, cap, "the bytes cannot tell: default assumed");
 		return b;
 	}
 	switch (o) {
@@ -234,25 +233,26 @@ static const char *opt_why(const struct pft_probe_stream *s, enum pft_probe_opt 
 	case PFT_PROBE_OPT_ALT_BRANCH:
 	case PFT_PROBE_OPT_DATA_TRACE:
 		if (e3 && o == PFT_PROBE_OPT_CYCLE_ACCURATE && s->alt_lost[o] == UINT64_MAX)
-			cat(b, cap, "I-syncs with a cycle count (0x70)");
+			probe_cat(b, cap, "I-syncs with a cycle count (0x70)");
 		else if (s->alt_lost[o] == UINT64_MAX)
-			cat(b, cap, "larger sizes decode as well: the smallest that decodes");
+			probe_cat(b, cap, "larger sizes decode as well: the smallest that decodes");
 		else if (s->alt_lost[o] > lost)
-			cat(b, cap, "any other value loses %llu more bytes to errors",
-			    (unsigned long long)(s->alt_lost[o] - lost));
+			probe_cat(b, cap, "any other value loses %llu more bytes to errors",
+				  (unsigned long long)(s->alt_lost[o] - lost));
 		else
-			cat(b, cap, "any other value decodes worse (odd I-syncs, errors, "
-			    "timestamps going backwards)");
+			probe_cat(b, cap, "any other value decodes worse (odd I-syncs, errors, "
+				  "timestamps going backwards)");
 		break;
 	case PFT_PROBE_OPT_TIMESTAMPS:
-		cat(b, cap, "%llu timestamp packets", (unsigned long long)(e3 ? s->etm3_timestamps : s->timestamps));
+		probe_cat(b, cap, "%llu timestamp packets",
+			  (unsigned long long)(e3 ? s->etm3_timestamps : s->timestamps));
 		break;
 	case PFT_PROBE_OPT_VMID:
-		cat(b, cap, "%llu VMID packets", (unsigned long long)(e3 ? s->etm3_vmids : s->vmids));
+		probe_cat(b, cap, "%llu VMID packets", (unsigned long long)(e3 ? s->etm3_vmids : s->vmids));
 		break;
 	case PFT_PROBE_OPT_BRANCH_BROADCAST:
-		cat(b, cap, "%llu E atoms, %llu branch packets", (unsigned long long)s->e_atoms,
-		    (unsigned long long)s->branches);
+		probe_cat(b, cap, "%llu E atoms, %llu branch packets", (unsigned long long)s->e_atoms,
+			  (unsigned long long)s->branches);
 		break;
 	default:
 		break;

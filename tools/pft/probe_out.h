@@ -9,6 +9,10 @@
 
 #include "pft/probe.h"
 
+/* Appends printf-style text to the NUL-terminated string in buf (cap
+ * bytes), truncated to fit. */
+void probe_cat(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* The input options that read stream s of the report: "--format frames
  * --id 0x13 --cycle-accurate --timestamps".  Writes at most cap bytes
  * (NUL terminated); returns buf. */
