@@ -15,18 +15,11 @@ import os, random, shutil, subprocess, sys, tempfile
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 40
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-from support import probe_alone  # noqa: E402
+from support import judge_options, probe_alone, probe_programs  # noqa: E402
 
 PFT = os.environ["PFT_BIN"]
 EX = os.path.join(os.environ["PFT_BUILD"], "examples")
-# the programs this test was written with: a new example would shift every
-# seeded configuration
-PROGS = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "pgo.elf", "recursion.elf",
-         "switch.elf")
-progs = sorted(f for f in os.listdir(EX) if f in PROGS) if os.path.isdir(EX) else []
-if not progs:
-    print("SKIP: example programs not built (arm-none-eabi-gcc missing)")
-    sys.exit(77)
+progs = probe_programs(EX)
 
 rng = random.Random(SEED)
 tmp = tempfile.mkdtemp()
@@ -83,22 +76,10 @@ try:
             stats["pft_conf"][s["confidence"]] = stats["pft_conf"].get(s["confidence"], 0) + 1
             if fmt == "frames" and s["id"] != tid:
                 bad.append("ID 0x%02x, recorded 0x%02x" % (s["id"], tid))
-            for o, v in s["options"].items():
-                truth = t[o]
-                if v["confidence"] == "none":
-                    stats["none"][o] = stats["none"].get(o, 0) + 1
-                    continue
-                stats["checked"] += 1
-                if v["value"] != truth:
-                    if v["confidence"] == "low":
-                        stats["low_miss"][o] = stats["low_miss"].get(o, 0) + 1
-                    else:
-                        bad.append("%s=%s (%s), recorded %s" % (o, v["value"], v["confidence"], truth))
             # decode with the probe's options; where it says the bytes cannot
             # tell, with the recorded value (return stack, and version /
             # context ID / CA when undetermined)
-            val = {o: (t[o] if v["confidence"] == "none" else v["value"])
-                   for o, v in s["options"].items()}
+            val = judge_options(s["options"], t, stats, bad)
             opts = ["--format", rep["layout"]]
             if rep["layout"] != "raw":
                 opts += ["--id", str(s["id"])]

@@ -23,16 +23,11 @@ import tempfile
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 40
 SEED = int(sys.argv[2]) if len(sys.argv) > 2 else 1
-from support import probe_alone  # noqa: E402
+from support import judge_options, probe_alone, probe_programs  # noqa: E402
 
 PFT = os.environ["PFT_BIN"]
 EX = os.path.join(os.environ["PFT_BUILD"], "examples")
-PROGS = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "pgo.elf", "recursion.elf",
-         "switch.elf")
-progs = sorted(f for f in os.listdir(EX) if f in PROGS) if os.path.isdir(EX) else []
-if not progs:
-    print("SKIP: example programs not built (arm-none-eabi-gcc missing)")
-    sys.exit(77)
+progs = probe_programs(EX)
 
 
 def run(args):
@@ -98,20 +93,9 @@ try:
                 bad.append("ID 0x%02x, recorded 0x%02x" % (s["id"], tid))
             if sorted(s.get("options", {})) != sorted(t):
                 bad.append("options %s" % sorted(s.get("options", {})))
-            for o, v in s.get("options", {}).items():
-                if v["confidence"] == "none":
-                    stats["none"][o] = stats["none"].get(o, 0) + 1
-                    continue
-                stats["checked"] += 1
-                if v["value"] != t.get(o):
-                    if v["confidence"] == "low":
-                        stats["low_miss"][o] = stats["low_miss"].get(o, 0) + 1
-                    else:
-                        bad.append("%s=%s (%s), recorded %s" % (o, v["value"], v["confidence"], t.get(o)))
             # decode with the probe's options line, where the probe says
             # 'none' with the recorded value
-            val = {o: (t[o] if v["confidence"] == "none" else v["value"])
-                   for o, v in s.get("options", {}).items()}
+            val = judge_options(s.get("options", {}), t, stats, bad)
             if not bad:
                 if all(v["confidence"] != "none" for v in s["options"].values()):
                     opts = s["options_line"].split()  # the probe's own line

@@ -1,7 +1,8 @@
 """What several test scripts share: running pft, counting failures, libpft's
 frame layer through ctypes (one trace ID out of a capture; streams framed
-together in interleaved runs), corrupting a stream and recording an example
-program under a random PTM configuration."""
+together in interleaved runs), corrupting a stream, recording an example
+program under a random PTM configuration, and judging pft probe's claims
+about a recording."""
 import ctypes
 import json
 import os
@@ -52,6 +53,40 @@ def probe_alone(run, pft, tmp, buffer):
         return json.loads(r.stdout), None, cap
     except ValueError:
         return None, r.stderr.strip(), cap
+
+
+def probe_programs(examples):
+    """The example programs the pft probe tests record, those they were
+    written with (a new example would shift every seeded configuration),
+    sorted; exits with 77 (skipped) when they are not built."""
+    names = ("funcptr.elf", "interwork.elf", "irq.elf", "itblock.elf", "pgo.elf",
+             "recursion.elf", "switch.elf")
+    progs = sorted(f for f in os.listdir(examples) if f in names) if os.path.isdir(examples) else []
+    if not progs:
+        print("SKIP: example programs not built (arm-none-eabi-gcc missing)")
+        raise SystemExit(77)
+    return progs
+
+
+def judge_options(options, truth, stats, bad):
+    """A probed stream's option claims (its "options" in pft probe --json)
+    against the recorded configuration truth: a claim of confidence 'none'
+    (the bytes cannot tell) is counted in stats["none"], the others in
+    stats["checked"]; a wrong one is counted in stats["low_miss"] when its
+    confidence is low, else described in bad.  Returns the options to
+    decode with: the claims, and the truth where the probe says 'none'."""
+    for o, v in options.items():
+        if v["confidence"] == "none":
+            stats["none"][o] = stats["none"].get(o, 0) + 1
+            continue
+        stats["checked"] += 1
+        if v["value"] != truth.get(o):
+            if v["confidence"] == "low":
+                stats["low_miss"][o] = stats["low_miss"].get(o, 0) + 1
+            else:
+                bad.append("%s=%s (%s), recorded %s" % (o, v["value"], v["confidence"], truth.get(o)))
+    return {o: (truth.get(o) if v["confidence"] == "none" else v["value"])
+            for o, v in options.items()}
 
 
 def load_libpft(path):
