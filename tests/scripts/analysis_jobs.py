@@ -25,21 +25,18 @@ import subprocess
 import sys
 import tempfile
 
-from support import CHILD_ENV, corrupt, extract, fail, failures, load_libpft, record_pft
+from support import (CHILD_ENV, corrupt, fail, failures, load_libpft, record_pft, tc2_image,
+                     tc2_raw_opts, tc2_stream)
 
 PFT, LIB, DATA, EX = sys.argv[1:5]
 NREC = int(sys.argv[5]) if len(sys.argv) > 5 else 20
 SEED = int(sys.argv[6]) if len(sys.argv) > 6 else 17
 rng = random.Random(SEED)
 lib = load_libpft(LIB)
-cap = open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read()
-stream = extract(lib, cap, 0x13)
-stream3 = extract(lib, cap, 0x10)
-IMAGE = ["--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
-REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"] + IMAGE
-REGS3 = ["--format", "raw", "--etmcr", "0x10001860", "--etmccer", "0x344008F2",
-         "--etmidr", "0x410CF250", "--etmtraceidr", "0x10"] + IMAGE
+stream = tc2_stream(lib, DATA, 0x13)
+stream3 = tc2_stream(lib, DATA, 0x10)
+REGS = tc2_raw_opts(0x13) + tc2_image(DATA)
+REGS3 = tc2_raw_opts(0x10) + tc2_image(DATA)
 
 
 def analyses(before):

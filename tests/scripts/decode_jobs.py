@@ -27,21 +27,18 @@ import shutil
 import sys
 import tempfile
 
-from support import corrupt, extract, fail, failures, load_libpft, record_pft, runner
+from support import (corrupt, fail, failures, load_libpft, record_pft, runner, tc2_image,
+                     tc2_raw_opts, tc2_stream)
 
 PFT, LIB, DATA, EX = sys.argv[1:5]
 NREC = int(sys.argv[5]) if len(sys.argv) > 5 else 30
 SEED = int(sys.argv[6]) if len(sys.argv) > 6 else 13
 lib = load_libpft(LIB)
-stream = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x13)
-stream3 = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x10)
+stream = tc2_stream(lib, DATA, 0x13)
+stream3 = tc2_stream(lib, DATA, 0x10)
 run = runner(PFT, text=False)
-REGS3 = ["--format", "raw", "--etmcr", "0x10001860", "--etmccer", "0x344008F2",
-         "--etmidr", "0x410CF250", "--etmtraceidr", "0x10",
-         "--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
-REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13",
-        "--image", os.path.join(DATA, "TC2", "kernel_dump.bin") + "@0xC0008000"]
+REGS3 = tc2_raw_opts(0x10) + tc2_image(DATA)
+REGS = tc2_raw_opts(0x13) + tc2_image(DATA)
 FORMATS = ([], ["--json"], ["--stats"], ["--ranges"], ["--format", "addrs"],
            ["--json", "--ranges"])
 rng = random.Random(SEED)

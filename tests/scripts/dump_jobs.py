@@ -17,21 +17,17 @@ import random
 import sys
 import tempfile
 
-from support import corrupt, extract, fail, failures, load_libpft, runner
+from support import corrupt, fail, failures, load_libpft, runner, tc2_raw_opts, tc2_stream
 
 PFT, LIB, DATA = sys.argv[1:4]
 lib = load_libpft(LIB)
-stream = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x13)
-stream3 = extract(lib, open(os.path.join(DATA, "TC2", "cstrace.bin"), "rb").read(), 0x10)
+stream = tc2_stream(lib, DATA, 0x13)
+stream3 = tc2_stream(lib, DATA, 0x10)
 run = runner(PFT, text=False)
-E3REGS = ["--format", "raw", "--etmcr", "0x10001860", "--etmccer", "0x344008F2",
-          "--etmidr", "0x410CF250", "--etmtraceidr", "0x10"]
-E3NOCA = ["--format", "raw", "--etmcr", "0x10000860", "--etmccer", "0x344008F2",
-          "--etmidr", "0x410CF250", "--etmtraceidr", "0x10"]
-REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
-NOCA = ["--format", "raw", "--etmcr", "0x10000000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
+E3REGS = tc2_raw_opts(0x10)
+E3NOCA = tc2_raw_opts(0x10, etmcr="0x10000860")  # cycle-accurate off
+REGS = tc2_raw_opts(0x13)
+NOCA = tc2_raw_opts(0x13, etmcr="0x10000000")
 checked = 0
 
 

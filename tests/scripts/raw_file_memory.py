@@ -12,11 +12,10 @@ import subprocess
 import sys
 import tempfile
 
-from support import CHILD_ENV, extract, load_libpft
+from support import CHILD_ENV, load_libpft, tc2_image, tc2_raw_opts, tc2_stream
 
 BOUND = 16 << 20
-REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
+REGS = tc2_raw_opts(0x13)
 
 
 def run(pft, args):
@@ -29,10 +28,8 @@ def run(pft, args):
 
 def main():
     pft, lib, data = sys.argv[1:4]
-    tc2 = os.path.join(data, "TC2")
-    with open(os.path.join(tc2, "cstrace.bin"), "rb") as f:
-        stream = extract(load_libpft(lib), f.read(), 0x13)
-    image = ["--image", os.path.join(tc2, "kernel_dump.bin") + "@0xC0008000"]
+    stream = tc2_stream(load_libpft(lib), data, 0x13)
+    image = tc2_image(data)
     block = stream * ((1 << 20) // len(stream) + 1)
     cases = [
         ("dump --stats", ["dump", "--stats"] + REGS,

@@ -12,16 +12,14 @@ import sys
 import tempfile
 import time
 
-from support import CHILD_ENV, extract, load_libpft
+from support import CHILD_ENV, load_libpft, tc2_raw_opts, tc2_stream
 
-REGS = ["--format", "raw", "--etmcr", "0x10001000", "--etmccer", "0x34C01AC2",
-        "--etmidr", "0x411CF312", "--etmtraceidr", "0x13"]
+REGS = tc2_raw_opts(0x13)
 
 
 def main():
     pft, lib, data = sys.argv[1:4]
-    with open(os.path.join(data, "TC2", "cstrace.bin"), "rb") as f:
-        stream = extract(load_libpft(lib), f.read(), 0x13)
+    stream = tc2_stream(load_libpft(lib), data, 0x13)
     block = stream * ((1 << 20) // len(stream) + 1)
     with tempfile.TemporaryDirectory() as t:
         path = os.path.join(t, "s.bin")

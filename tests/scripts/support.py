@@ -1,8 +1,9 @@
 """What several test scripts share: running pft, counting failures, libpft's
 frame layer through ctypes (one trace ID out of a capture; streams framed
-together in interleaved runs), corrupting a stream, recording an example
-program under a random PTM configuration, and judging pft probe's claims
-about a recording."""
+together in interleaved runs), TC2's sources as raw streams and the options
+that read them, corrupting a stream, recording an example program under a
+random PTM configuration, and judging pft probe's claims about a
+recording."""
 import ctypes
 import json
 import os
@@ -53,6 +54,31 @@ def probe_alone(run, pft, tmp, buffer):
         return json.loads(r.stdout), None, cap
     except ValueError:
         return None, r.stderr.strip(), cap
+
+
+# TC2's PTM source 0x13 and ETMv3 source 0x10 (data/TC2): ETMCR, ETMCCER
+# and ETMIDR of the snapshot's device ini files.
+TC2_REGS = {0x13: ("0x10001000", "0x34C01AC2", "0x411CF312"),
+            0x10: ("0x10001860", "0x344008F2", "0x410CF250")}
+
+
+def tc2_stream(lib, data, tid):
+    """TC2's source tid out of its capture (DATA/TC2/cstrace.bin)."""
+    with open(os.path.join(data, "TC2", "cstrace.bin"), "rb") as f:
+        return extract(lib, f.read(), tid)
+
+
+def tc2_raw_opts(tid, etmcr=None):
+    """The pft options that read TC2's source tid (0x13 or 0x10) as a raw
+    stream: its registers, ETMCR replaced by etmcr when given."""
+    cr, ccer, idr = TC2_REGS[tid]
+    return ["--format", "raw", "--etmcr", etmcr or cr, "--etmccer", ccer, "--etmidr", idr,
+            "--etmtraceidr", "0x%02X" % tid]
+
+
+def tc2_image(data):
+    """The pft option that maps TC2's kernel image (DATA/TC2)."""
+    return ["--image", os.path.join(data, "TC2", "kernel_dump.bin") + "@0xC0008000"]
 
 
 def probe_programs(examples):
