@@ -19,7 +19,9 @@
  *
  * Addresses in the API are run-time addresses: file addresses plus the load
  * offset of their image.  Strings returned point into the object and stay
- * valid until pft_dbg_free.  Not thread-safe; no printing.
+ * valid until pft_dbg_free.  Not thread-safe, but the lookups only read:
+ * once loaded, an object may be looked up from several threads at once.
+ * No printing.
  *
  *     dbg = pft_dbg_alloc();
  *     pft_dbg_add_elf(dbg, "prog.elf", 0, msg, sizeof msg);

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """pft decode --jobs N gives the output of --jobs 1, byte for byte (standard
-output, standard error and exit code), in every output format.
+output, standard error and exit code), in every output format (text, --json,
+--ranges, --json --ranges, --format addrs, --stats, and text and JSON with
+--no-disasm), through the listing formatted on several threads.
 
 Inputs:
   - every real capture in data/: TC2's PTM source 0x13 and its ETMv3
@@ -14,12 +16,14 @@ Inputs:
     configurations (cycle accuracy, timestamps, context ID size, VMID,
     return stack or branch broadcast, PFT version, raw or framed, random
     IRQs, sync frequency), each also with its trace corrupted;
+  - every other recording also with its program (--elf: symbols, file:line);
   - the same for ETMv3: TC2's 0x10 stream repeated as a raw capture and 20
     corrupted copies of it, and `pft record --protocol etm3` recordings
     (half as many) under random ETMv3 configurations (version, branch
     encoding, cycle accuracy, context ID size, timestamps, branch
     broadcast, sync frequency, IRQs, cycle costs), each also corrupted.
-Threads 2-8, segments from 64 bytes (many cuts and joins), against --jobs 1.
+Threads 2-8, segments from 64 bytes (many cuts and joins), against --jobs 1;
+and TC2 written to /dev/full (the same message and exit code).
 usage: decode_jobs.py PFT LIBPFT_SO DATA_DIR EXAMPLES_DIR [RECORDINGS [SEED]]"""
 import os
 import random
@@ -40,7 +44,7 @@ run = runner(PFT, text=False)
 REGS3 = tc2_raw_opts(0x10) + tc2_image(DATA)
 REGS = tc2_raw_opts(0x13) + tc2_image(DATA)
 FORMATS = ([], ["--json"], ["--stats"], ["--ranges"], ["--format", "addrs"],
-           ["--json", "--ranges"])
+           ["--json", "--ranges"], ["--no-disasm"], ["--json", "--no-disasm"])
 rng = random.Random(SEED)
 checked = 0
 
@@ -104,12 +108,16 @@ def record_etm3(n, t):
     if rc:
         fail("record %s: %s" % (" ".join(args[2:]), err.decode()[:200]))
         return None
-    return os.path.join(t, "e%d" % n), " ".join([prog] + args[6:])
+    return os.path.join(t, "e%d" % n), os.path.join(EX, prog), " ".join([prog] + args[6:])
 
 
 def record(n, t):
-    r = record_pft(PFT, EX, rng, n, t)
-    return r and (r[0], r[2])
+    return record_pft(PFT, EX, rng, n, t)
+
+
+def elf_opts(n, elf):
+    """Every other recording with its program's symbols and lines."""
+    return ["--elf", elf] if n % 2 == 0 else []
 
 
 with tempfile.TemporaryDirectory() as t:
@@ -118,6 +126,9 @@ with tempfile.TemporaryDirectory() as t:
         check("TC2 %s (ETMv3)" % i, os.path.join(DATA, "TC2"), ["--id", i],
               every(jobs=(2, 3, 8), segs=(64, 300, 4096)))
     check("trace_cov_a15", os.path.join(DATA, "trace_cov_a15"), [], every(segs=(64, 4096)))
+    if os.path.exists("/dev/full"):  # a write error: the same message and exit code
+        check("TC2 0x13 to /dev/full", os.path.join(DATA, "TC2"), ["--id", "0x13", "-o", "/dev/full"],
+              [([], 2, 4096), (["--json"], 3, 300), (["--ranges"], 2, 64)])
     f = os.path.join(t, "tc2x10.bin")
     open(f, "wb").write(stream * 10)
     check("TC2 0x13 x10", f, REGS, every(jobs=(2, 5, 8), segs=(64, 1000, 100000),
@@ -142,8 +153,8 @@ with tempfile.TemporaryDirectory() as t:
         if not r:
             continue
         nrec += 1
-        snap, name = r
-        check("ETMv3 recording %d (%s)" % (i, name), snap, [], some(4))
+        snap, elf, name = r
+        check("ETMv3 recording %d (%s)" % (i, name), snap, elf_opts(i, elf), some(4))
         # the same recording, its trace corrupted
         for b in os.listdir(snap):
             p = os.path.join(snap, b)
@@ -156,8 +167,8 @@ with tempfile.TemporaryDirectory() as t:
         if not r:
             continue
         nrec += 1
-        snap, name = r
-        check("recording %d (%s)" % (i, name), snap, [], some(4))
+        snap, elf, name = r
+        check("recording %d (%s)" % (i, name), snap, elf_opts(i, elf), some(4))
         # the same recording, its trace corrupted
         for b in ("PTM_0.bin", "cstrace.bin"):
             p = os.path.join(snap, b)

@@ -10,7 +10,8 @@ inserted, A-sync patterns (00 00 00 00 00 80) and zero runs planted anywhere,
 even inside packets.  The same for ETMv3: TC2's sources 0x10-0x12, its 0x10
 stream repeated 20 times, read right and with cycle-accurate off, and 20
 corrupted copies.  Each at --jobs 2..8 with segments of 64, 251 and 4096
-bytes (many cuts and joins), against --jobs 1.
+bytes (many cuts and joins), against --jobs 1; and the listings written to
+/dev/full (the same message and exit code).
 usage: dump_jobs.py PFT LIBPFT_SO DATA_DIR"""
 import os
 import random
@@ -54,6 +55,11 @@ def check(name, inp, opts, jobs_list=range(2, 9), segs=(64, 251, 4096), formats=
 
 with tempfile.TemporaryDirectory() as t:
     check("TC2", os.path.join(DATA, "TC2"), [])
+    if os.path.exists("/dev/full"):  # a write error: the same message and exit code
+        check("TC2 to /dev/full", os.path.join(DATA, "TC2"), ["-o", "/dev/full"], jobs_list=(2, 3),
+              segs=(64, 4096), formats=FORMATS[1:])
+        check("TC2 0x10 to /dev/full", os.path.join(DATA, "TC2"), ["--id", "0x10", "-o", "/dev/full"],
+              jobs_list=(2,), segs=(64,), formats=FORMATS[1:])
     big = stream * 40
     f = os.path.join(t, "tc2x40.bin")
     open(f, "wb").write(big)

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "decode.h"
 #include "decode_all.h"
+#include "decode_pipe.h"
 #include "flow_any.h"
 #include "image_load.h"
 #include "input.h"
@@ -375,26 +376,36 @@ static struct decode_out *open_out(const struct decode_args *a, struct pft_dbg *
 
 static int put_item(void *arg, const void *it)
 {
-	return decode_out_item(arg, it) ? 1 : 0;
+	return decode_pipe_item(arg, it) ? 1 : 0;
 }
 
-/* --jobs N (par_run.h), a PFT or ETMv3 source: the same items on N threads.  As
- * decode_stream; *st gets the totals. */
+/* --jobs N (par_run.h), a PFT or ETMv3 source: the same items on N threads,
+ * a listing formatted on N threads too (decode_pipe.h).  As decode_stream;
+ * *st gets the totals. */
 static int decode_jobs(const struct decode_args *a, struct input *in, struct pft_image *img,
 		       struct decode_out *out, struct pft_flow_stats *st, int *rc)
 {
 	struct par_run r;
+	struct decode_pipe *dp = NULL;
 	int err;
 
 	memset(&r, 0, sizeof r);
 	r.jobs = a->jobs.jobs;
-	r.segment = a->jobs.segment;
+	r.segment = a->jobs.segment ? a->jobs.segment : PAR_RUN_SEGMENT_ITEMS;
 	r.kind = PFT_PAR_FLOW;
 	r.keep = a->fmt != DECODE_STATS;
 	r.keep_insns = a->fmt == DECODE_TEXT || a->fmt == DECODE_JSON || a->fmt == DECODE_ADDRS;
-	r.item = put_item;
-	r.arg = out;
+	if (r.keep) {
+		dp = decode_pipe_open(out, r.jobs, DECODE_PIPE_ITEMS(r.segment));
+		if (!dp)
+			return -PFT_E_NOMEM;
+		r.item = put_item;
+		r.arg = dp;
+	}
 	err = par_run_stream(in, &in->config, img, in->isync_resync, &r);
+	if (dp && decode_pipe_end(dp) && err != 1)
+		err = -PFT_E_IO;
+	decode_pipe_close(dp);
 	if (err == 1)
 		*rc = in->exit_code;
 	if (!r.par || pft_par_get_stats(r.par, st, sizeof *st))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* pft dump: list the PFT packets of one trace source, one per line (text or
  * JSON Lines), or a per-type summary.  Schema: doc/dump.md. */
+#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "dump_etm3.h"
 #include "jobs_opt.h"
 #include "par_run.h"
+#include "rec_pipe.h"
 #include "input_probe.h"
 #include "pft/packet.h"
 
@@ -84,6 +86,9 @@ struct dump {
 	const char *tag_name; /* and the snapshot's source name (NULL: none) */
 	unsigned jobs;  /* threads (par_run.h) */
 	size_t segment;
+	struct rec_pipe *pipe; /* --jobs N, a listing: lines made on N threads */
+	int pipe_err;          /* the pipe failed (out of memory): stop */
+	int werrno;            /* its first write error */
 };
 
 static void atoms_str(const struct pft_packet *p, char *s)
@@ -103,7 +108,7 @@ static void atoms_str(const struct pft_packet *p, char *s)
 			L += (size_t)n_ < sizeof line - 2 - L ? (size_t)n_ : sizeof line - 3 - L; \
 	} while (0)
 
-static void text_line(struct dump *d, const struct pft_packet *p)
+static void text_line(const struct dump *d, FILE *o, const struct pft_packet *p)
 {
 	char line[512];
 	size_t L = 0;
@@ -171,7 +176,7 @@ static void text_line(struct dump *d, const struct pft_packet *p)
 	while (L && line[L - 1] == ' ')
 		L--;
 	line[L++] = '\n';
-	fwrite(line, 1, L, d->out);
+	fwrite(line, 1, L, o);
 }
 
 #undef APP
@@ -193,9 +198,8 @@ static int json_safe(const char *name)
 	return 1;
 }
 
-static void json_line(struct dump *d, const struct pft_packet *p, uint64_t cap)
+static void json_line(const struct dump *d, FILE *o, const struct pft_packet *p, uint64_t cap)
 {
-	FILE *o = d->out;
 	char at[40];
 	unsigned i;
 
@@ -352,6 +356,24 @@ static void stats(struct dump *d)
 			fs->bytes_in, fs->data, fs->overhead, fs->sync, fs->unsynced, fs->error, fs->frames);
 }
 
+/* --jobs N: a packet and its capture offset, for the lines made on other
+ * threads (rec_pipe.h) */
+struct dump_rec {
+	struct pft_packet p;
+	uint64_t cap;
+};
+
+static void rec_line(const void *ctx, FILE *f, const void *rec)
+{
+	const struct dump *d = ctx;
+	const struct dump_rec *x = rec;
+
+	if (d->json)
+		json_line(d, f, &x->p, x->cap);
+	else
+		text_line(d, f, &x->p);
+}
+
 static void packet(struct dump *d, const struct pft_packet *p, uint64_t cap, int want_stats)
 {
 	if (p->type < PFT_PKT_NR_TYPES) {
@@ -362,10 +384,18 @@ static void packet(struct dump *d, const struct pft_packet *p, uint64_t cap, int
 		d->first_error = p->offset;
 	if (want_stats)
 		return;
-	if (d->json)
-		json_line(d, p, cap);
-	else
-		text_line(d, p);
+	if (d->pipe) {
+		struct dump_rec x;
+
+		x.p = *p;
+		x.cap = cap;
+		if (rec_pipe_add(d->pipe, &x))
+			d->pipe_err = 1;
+	} else if (d->json) {
+		json_line(d, d->out, p, cap);
+	} else {
+		text_line(d, d->out, p);
+	}
 }
 
 /* Every packet the decoder gives (a skipped run is one UNSYNCED item
@@ -485,8 +515,10 @@ static int count_all(struct dump *d, struct pft_pkt_decoder *dec)
  * 1 after a read error (message printed). */
 static int put_item(void *arg, const void *p)
 {
-	put(arg, p, 0);
-	return 0;
+	struct dump *d = arg;
+
+	put(d, p, 0);
+	return d->pipe_err;
 }
 
 /* --jobs N (par_run.h): the same items, on N threads.  As dump_stream. */
@@ -503,7 +535,20 @@ static int dump_jobs(struct dump *d, int want_stats)
 	r.keep = !want_stats;
 	r.item = put_item;
 	r.arg = d;
+	if (!want_stats) {
+		d->pipe = rec_pipe_open(d->out, d->jobs, sizeof(struct dump_rec),
+					REC_PIPE_RECS(d->segment ? d->segment : PAR_RUN_SEGMENT_ITEMS),
+					rec_line, d);
+		if (!d->pipe)
+			return -PFT_E_NOMEM;
+	}
 	k = par_run_stream(d->in, &d->in->config, NULL, d->in->isync_resync, &r);
+	if (d->pipe && rec_pipe_end(d->pipe))
+		d->pipe_err = 1;
+	if (d->pipe)
+		d->werrno = rec_pipe_write_errno(d->pipe);
+	rec_pipe_close(d->pipe);
+	d->pipe = NULL;
 	if (want_stats && r.par && !pft_par_get_counts(r.par, &c, sizeof c)) {
 		memcpy(d->count, c.count, sizeof d->count);
 		memcpy(d->bytes, c.bytes, sizeof d->bytes);
@@ -600,8 +645,12 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	rc = r == 1 ? d->in->exit_code : input_finish(d->in, "dump");
 	if (!rc && a->want_stats)
 		stats(d);
-	if (!rc)
+	if (!rc && d->pipe_err) {
+		cli_error("dump", "out of memory");
+		rc = PFT_EXIT_USAGE;
+	} else if (!rc) {
 		rc = report(d, r);
+	}
 	pft_pkt_decoder_free(dec);
 	return rc;
 }
@@ -680,6 +729,19 @@ static int dump_every(const struct dump_args *a)
 	return rc;
 }
 
+/* The output written: 0, or 1 (message printed).  A write that failed on
+ * the several-thread path gives its errno: the last fflush may have
+ * nothing left to fail on. */
+static int output_done(const struct dump *d, const char *path)
+{
+	if (d->werrno && ferror(d->out)) {
+		errno = d->werrno;
+		cli_write_error("dump", NULL, path);
+		return 1;
+	}
+	return cli_output_done("dump", d->out, path);
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	struct dump_args a;
@@ -713,10 +775,10 @@ int cmd_dump(int argc, char **argv)
 		return PFT_EXIT_USAGE;
 	}
 	if (input_is_etm3(&in.config)) /* an ETMv3 source: its own packet layer */
-		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment);
+		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment, &d.werrno);
 	else
 		rc = dump_pft(&a, &d);
-	if (cli_output_done("dump", d.out, a.outpath))
+	if (output_done(&d, a.outpath))
 		rc = PFT_EXIT_USAGE;
 	if (d.out != stdout)
 		fclose(d.out);

@@ -11,7 +11,72 @@ struct decode_disasm {
 	csh arm, thumb;
 	cs_insn *ia, *it;
 	int ok_arm, ok_thumb;
+	struct decode_it itb;      /* the Thumb disassembler's IT block (decode.h) */
+	unsigned itb_slots;        /* its instructions (1-4) */
 };
+
+static void thumb_open(struct decode_disasm *d)
+{
+	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->thumb) == CS_ERR_OK) {
+		d->it = cs_malloc(d->thumb);
+		d->ok_thumb = d->it != NULL;
+	}
+}
+
+static void thumb_close(struct decode_disasm *d)
+{
+	if (d->it)
+		cs_free(d->it, 1);
+	if (d->ok_thumb || d->it)
+		cs_close(&d->thumb);
+	d->it = NULL;
+	d->ok_thumb = 0;
+}
+
+unsigned decode_it_slots(const struct pft_insn *in)
+{
+	unsigned mask = in->opcode & 0xF;
+
+	if (in->size != 2 || (in->opcode & 0xFF00) != 0xBF00 || !mask)
+		return 0; /* 0xBFx0: a hint */
+	return mask & 1 ? 4 : mask & 2 ? 3 : mask & 4 ? 2 : 1; /* 4 less its trailing zeros */
+}
+
+/* After the Thumb disassembler saw in (decoded: ok): its IT block. */
+static void track_it(struct decode_disasm *d, const struct pft_insn *in, int ok)
+{
+	unsigned slots = decode_it_slots(in);
+
+	if (!ok)
+		return;
+	if (slots) {
+		d->itb.insn[0] = *in;
+		d->itb.n = 1;
+		d->itb_slots = slots;
+	} else if (d->itb.n == d->itb_slots) {
+		d->itb.n = 0; /* its last slot taken: the block is over */
+	} else if (d->itb.n) {
+		d->itb.insn[d->itb.n++] = *in;
+	}
+}
+
+void decode_disasm_get_it(const struct decode_disasm *d, struct decode_it *st)
+{
+	*st = d->itb;
+}
+
+void decode_disasm_set_it(struct decode_disasm *d, const struct decode_it *st)
+{
+	struct decode_it s = *st;
+	char buf[160];
+	uint32_t i;
+
+	thumb_close(d);
+	thumb_open(d);
+	d->itb.n = 0;
+	for (i = 0; i < s.n && i < 4; i++)
+		decode_disasm(d, &s.insn[i], PFT_ISA_THUMB, buf, sizeof buf);
+}
 
 struct decode_disasm *decode_disasm_open(void)
 {
@@ -23,10 +88,7 @@ struct decode_disasm *decode_disasm_open(void)
 		d->ia = cs_malloc(d->arm);
 		d->ok_arm = d->ia != NULL;
 	}
-	if (cs_open(CS_ARCH_ARM, CS_MODE_THUMB, &d->thumb) == CS_ERR_OK) {
-		d->it = cs_malloc(d->thumb);
-		d->ok_thumb = d->it != NULL;
-	}
+	thumb_open(d);
 	return d;
 }
 
@@ -36,12 +98,9 @@ void decode_disasm_close(struct decode_disasm *d)
 		return;
 	if (d->ia)
 		cs_free(d->ia, 1);
-	if (d->it)
-		cs_free(d->it, 1);
 	if (d->ok_arm || d->ia)
 		cs_close(&d->arm);
-	if (d->ok_thumb || d->it)
-		cs_close(&d->thumb);
+	thumb_close(d);
 	free(d);
 }
 
@@ -54,6 +113,7 @@ const char *decode_disasm(struct decode_disasm *d, const struct pft_insn *in,
 	uint64_t addr = in->addr;
 	csh h;
 	cs_insn *ci;
+	int ok;
 
 	if (isa == PFT_ISA_ARM) {
 		if (!d->ok_arm)
@@ -81,7 +141,10 @@ const char *decode_disasm(struct decode_disasm *d, const struct pft_insn *in,
 	} else {
 		goto unknown;
 	}
-	if (cs_disasm_iter(h, &p, &n, &addr, ci)) {
+	ok = cs_disasm_iter(h, &p, &n, &addr, ci);
+	if (isa != PFT_ISA_ARM)
+		track_it(d, in, ok);
+	if (ok) {
 		if (ci->op_str[0])
 			snprintf(buf, cap, "%s %s", ci->mnemonic, ci->op_str);
 		else

@@ -43,6 +43,36 @@ struct decode_out *decode_out_open(FILE *f, enum decode_format fmt, int disasm,
 	return o;
 }
 
+struct decode_out *decode_out_like(const struct decode_out *o, FILE *f)
+{
+	struct decode_out *c = decode_out_open(f, o->fmt, o->disasm, o->dbg);
+
+	if (c) {
+		memcpy(c->ptext, o->ptext, sizeof c->ptext);
+		memcpy(c->pjson, o->pjson, sizeof c->pjson);
+	}
+	return c;
+}
+
+void decode_out_get_it(const struct decode_out *o, struct decode_it *st)
+{
+	if (o->dis)
+		decode_disasm_get_it(o->dis, st);
+	else
+		st->n = 0;
+}
+
+void decode_out_set_it(struct decode_out *o, const struct decode_it *st)
+{
+	if (o->dis)
+		decode_disasm_set_it(o->dis, st);
+}
+
+FILE *decode_out_file(const struct decode_out *o)
+{
+	return o->f;
+}
+
 void decode_out_set_source(struct decode_out *o, unsigned trace_id, const char *name)
 {
 	size_t i, n;
@@ -414,6 +444,15 @@ static void put_range(struct decode_out *o, const struct pft_flow_item *it)
 	}
 	if (it->end_kind != PFT_RANGE_MORE)
 		flush_run(o);
+}
+
+/* put_range holds a run back only after a range that goes on (MORE); an
+ * event or any other range ends it (flush_run).  The other formats hold
+ * nothing from one item to the next. */
+int decode_out_cut_after(const struct decode_out *o, const struct pft_flow_item *it)
+{
+	return (o->fmt != DECODE_RANGES && o->fmt != DECODE_JSON_RANGES) ||
+	       it->kind != PFT_FLOW_RANGE || it->end_kind != PFT_RANGE_MORE;
 }
 
 int decode_out_item(struct decode_out *o, const struct pft_flow_item *it)

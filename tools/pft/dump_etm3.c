@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "dump_etm3.h"
 #include "par_run.h"
+#include "rec_pipe.h"
 #include "pft/etm3.h"
 
 struct dump_etm3 {
@@ -21,6 +22,9 @@ struct dump_etm3 {
 	const char *tag_name;    /* and the source name (NULL: none) */
 	uint64_t count[PFT_ETM3_NR_TYPES], bytes[PFT_ETM3_NR_TYPES];
 	uint64_t errors, first_error;
+	struct rec_pipe *pipe; /* --jobs N, a listing: lines made on N threads */
+	int pipe_err;          /* the pipe failed (out of memory): stop */
+	int werrno;            /* its first write error */
 };
 
 static const char *const reasons[4] = { "periodic", "trace_on", "overflow", "debug_exit" };
@@ -127,9 +131,9 @@ static void fields(FILE *o, const struct pft_etm3_packet *p, int json)
 #undef BOOL
 }
 
-static void line(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint64_t cap)
+static void line(const struct dump_etm3 *d, FILE *o, const struct pft_etm3_packet *p,
+		 uint64_t cap)
 {
-	FILE *o = d->out;
 	char hex[3 * PFT_ETM3_MAX_BYTES + 1];
 	unsigned i, n = 0;
 
@@ -163,6 +167,20 @@ static void line(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint64_t 
 	fputc('\n', o);
 }
 
+/* --jobs N: a packet and its capture offset, for the lines made on other
+ * threads (rec_pipe.h) */
+struct d3_rec {
+	struct pft_etm3_packet p;
+	uint64_t cap;
+};
+
+static void rec_line(const void *ctx, FILE *f, const void *rec)
+{
+	const struct d3_rec *x = rec;
+
+	line(ctx, f, &x->p, x->cap);
+}
+
 void dump_etm3_packet(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint64_t cap)
 {
 	if (p->type < PFT_ETM3_NR_TYPES) {
@@ -171,8 +189,18 @@ void dump_etm3_packet(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint
 	}
 	if (p->type == PFT_ETM3_ERROR && !d->errors++)
 		d->first_error = p->offset;
-	if (!d->stats)
-		line(d, p, cap);
+	if (d->stats)
+		return;
+	if (d->pipe) {
+		struct d3_rec x;
+
+		x.p = *p;
+		x.cap = cap;
+		if (rec_pipe_add(d->pipe, &x))
+			d->pipe_err = 1;
+	} else {
+		line(d, d->out, p, cap);
+	}
 }
 
 /* One source alone: the capture offset from the input's map. */
@@ -244,8 +272,10 @@ static void stats(struct dump_etm3 *d)
 
 static int put_item(void *arg, const void *p)
 {
-	put(arg, p);
-	return 0;
+	struct dump_etm3 *d = arg;
+
+	put(d, p);
+	return d->pipe_err;
 }
 
 /* --jobs N (par_run.h): the same items on N threads.  The decoder's last
@@ -264,7 +294,20 @@ static int dump_jobs(struct dump_etm3 *d, unsigned jobs, size_t segment)
 	r.keep = !d->stats;
 	r.item = put_item;
 	r.arg = d;
-	k = par_run_stream(d->in, &d->in->config, NULL, d->in->isync_resync, &r);
+	k = -PFT_E_NOMEM;
+	if (!d->stats) /* the lines made on N threads too */
+		d->pipe = rec_pipe_open(d->out, jobs, sizeof(struct d3_rec),
+					REC_PIPE_RECS(segment ? segment : PAR_RUN_SEGMENT_ITEMS),
+					rec_line, d);
+	if (d->stats || d->pipe)
+		k = par_run_stream(d->in, &d->in->config, NULL, d->in->isync_resync, &r);
+	if (d->pipe) {
+		if (rec_pipe_end(d->pipe))
+			d->pipe_err = 1;
+		d->werrno = rec_pipe_write_errno(d->pipe);
+		rec_pipe_close(d->pipe);
+		d->pipe = NULL;
+	}
 	if (d->stats && r.par && !pft_par_get_etm3_counts(r.par, &c, sizeof c)) {
 		for (t = 0; t < PFT_ETM3_NR_TYPES; t++) {
 			d->count[t] = c.items[t];
@@ -377,7 +420,7 @@ void dump_etm3_free(struct dump_etm3 *d)
 }
 
 int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment)
+	      size_t segment, int *werrno)
 {
 	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
 	struct dump_etm3 *d = dec ? dump_etm3_new(in, out, json, want_stats) : NULL;
@@ -393,10 +436,15 @@ int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jo
 		dump_etm3_header(d, 1);
 	r = jobs > 1 ? dump_jobs(d, jobs, segment) : dump_serial(d, dec);
 	pft_etm3_decoder_free(dec);
-	if (r == -1)
+	*werrno = d->werrno;
+	if (r == -1) {
 		rc = in->exit_code;
-	else if (!(rc = input_finish(in, "dump")))
+	} else if (!(rc = input_finish(in, "dump")) && d->pipe_err) {
+		cli_error("dump", "out of memory");
+		rc = PFT_EXIT_USAGE;
+	} else if (!rc) {
 		rc = dump_etm3_end(d, r);
+	}
 	dump_etm3_free(d);
 	return rc;
 }

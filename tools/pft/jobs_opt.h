@@ -19,14 +19,18 @@ enum { JOBS_OPT_JOBS = 0x2400, JOBS_OPT_SEGMENT };
 	{ "segment-size", required_argument, NULL, JOBS_OPT_SEGMENT }
 
 /* SEG: the default segment size, in words, e.g. "128 KiB"; DFLT: the
- * default of --jobs, in words ("the machine's cores", "1"). */
-#define JOBS_OPTIONS_HELP_DEFAULT(SEG, DFLT)                                              \
+ * default of --jobs, in words ("the machine's cores", "1"); MORE: lines
+ * after the first two ("" for none). */
+#define JOBS_OPTIONS_HELP_DEFAULT(SEG, DFLT, MORE)                                        \
 	"  --jobs N             decode on N threads (default: " DFLT "); the\n"               \
 	"                       output is byte for byte that of one thread\n"               \
+	MORE                                                                              \
 	"  --segment-size BYTES with --jobs: stream bytes per thread and step\n"          \
 	"                       (" SEG ")\n"
-#define JOBS_OPTIONS_HELP(SEG) JOBS_OPTIONS_HELP_DEFAULT(SEG, "the machine's cores")
-#define JOBS_OPTIONS_HELP_ONE(SEG) JOBS_OPTIONS_HELP_DEFAULT(SEG, "1")
+#define JOBS_OPTIONS_HELP(SEG)                                                            \
+	JOBS_OPTIONS_HELP_DEFAULT(SEG, "the machine's cores",                               \
+				  "                       (a listing is formatted on N threads too)\n")
+#define JOBS_OPTIONS_HELP_ONE(SEG) JOBS_OPTIONS_HELP_DEFAULT(SEG, "1", "")
 
 struct jobs_opts {
 	unsigned jobs;   /* --jobs (0: not given) */
