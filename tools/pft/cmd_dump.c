@@ -655,6 +655,72 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	return rc;
 }
 
+/* --id all --stats: each source's summary and checks in source order, as
+ * the merged run writes them, without the merge (totals have no order to
+ * keep): each source read on its own, in turn, on its --jobs threads.  The
+ * exit code: the worst source's. */
+static int dump_every_stats(const struct dump_args *a)
+{
+	struct sources_all *sa = calloc(1, sizeof *sa);
+	struct input_opts io = a->io;
+	unsigned jobs = jobs_count(&a->jobs), i;
+	char skipped[sizeof sa->skipped] = "";
+	FILE *out = NULL;
+	int rc, k;
+
+	if (!sa) {
+		cli_error("dump", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	io.allow_etm3 = 1;
+	rc = sources_all_find(sa, a->inpath, &io, 1, "dump");
+	if (!rc && !(out = cli_output_is_input("dump", a->outpath, &a->inpath, 1) ? NULL :
+			   cli_open_output("dump", a->outpath)))
+		rc = PFT_EXIT_USAGE;
+	for (i = 0; out && i < sa->n; i++) {
+		struct input in;
+		struct dump d;
+		int tag;
+		const char *name;
+
+		memset(&in, 0, sizeof in);
+		memset(&d, 0, sizeof d);
+		k = input_open(&in, a->inpath, &sa->opts[i], 0, "dump");
+		if (!k) {
+			tag = in.trace_id ? in.trace_id : (int)(in.config.etmtraceidr & 0x7F);
+			name = json_safe(in.source_name) ? in.source_name : NULL;
+			if (input_is_etm3(&in.config)) {
+				k = dump_etm3(&in, out, a->json, 1, jobs, a->jobs.segment, tag, name,
+					      NULL);
+			} else {
+				d.out = out;
+				d.json = a->json;
+				d.in = &in;
+				d.tag = tag;
+				d.tag_name = name;
+				d.jobs = jobs;
+				d.segment = a->jobs.segment;
+				k = dump_pft(a, &d);
+			}
+		}
+		if (i + 1 == sa->n) /* the byte counts of the other IDs: from a whole read */
+			snprintf(skipped, sizeof skipped, "%s", sources_all_skipped(sa, &in));
+		input_close(&in);
+		if (k > rc)
+			rc = k;
+		if (k == PFT_EXIT_USAGE)
+			break;
+	}
+	if (out && cli_output_done("dump", out, a->outpath)) /* the one message then */
+		rc = PFT_EXIT_USAGE;
+	else if (*skipped)
+		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", skipped);
+	if (out && out != stdout)
+		fclose(out);
+	free(sa);
+	return rc;
+}
+
 /* --id all: every PFT and ETMv3 source, one decoder each, merged in capture
  * order (dump_all.h); the statistics and the end checks per source. */
 static int dump_every(const struct dump_args *a)
@@ -755,7 +821,7 @@ int cmd_dump(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (a.all || sources_all_default(a.inpath, &a.io, 1))
-		return dump_every(&a);
+		return a.want_stats ? dump_every_stats(&a) : dump_every(&a);
 	d.json = a.json;
 	d.jobs = jobs_count(&a.jobs);
 	d.segment = a.jobs.segment; /* 0: par_run.h's default */
@@ -775,7 +841,8 @@ int cmd_dump(int argc, char **argv)
 		return PFT_EXIT_USAGE;
 	}
 	if (input_is_etm3(&in.config)) /* an ETMv3 source: its own packet layer */
-		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment, &d.werrno);
+		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment, 0, NULL,
+			       &d.werrno);
 	else
 		rc = dump_pft(&a, &d);
 	if (output_done(&d, a.outpath))

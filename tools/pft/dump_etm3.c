@@ -420,7 +420,7 @@ void dump_etm3_free(struct dump_etm3 *d)
 }
 
 int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment, int *werrno)
+	      size_t segment, int tag, const char *name, int *werrno)
 {
 	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
 	struct dump_etm3 *d = dec ? dump_etm3_new(in, out, json, want_stats) : NULL;
@@ -432,11 +432,14 @@ int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jo
 		pft_etm3_decoder_free(dec);
 		return PFT_EXIT_USAGE;
 	}
+	if (tag > 0)
+		dump_etm3_tag(d, tag, name);
 	if (!want_stats && !json)
 		dump_etm3_header(d, 1);
 	r = jobs > 1 ? dump_jobs(d, jobs, segment) : dump_serial(d, dec);
 	pft_etm3_decoder_free(dec);
-	*werrno = d->werrno;
+	if (werrno)
+		*werrno = d->werrno;
 	if (r == -1) {
 		rc = in->exit_code;
 	} else if (!(rc = input_finish(in, "dump")) && d->pipe_err) {

@@ -13,11 +13,13 @@
 /* List the ETMv3 packets of the open input to out (text, JSON Lines with
  * json, or only the per-type summary with want_stats), on jobs threads
  * (par_run.h; segment bytes each, 0: its default) when jobs > 1: the same
- * output.  Returns the exit status (messages printed); *werrno gets the
- * errno of a failed write of the listing on several threads (0: none),
- * for the caller's message about the output. */
+ * output.  tag > 0: as dump_etm3_tag (pft dump --id all --stats reads its
+ * sources one by one).  Returns the exit status (messages printed); *werrno
+ * (NULL: not wanted)
+ * gets the errno of a failed write of the listing on several threads (0:
+ * none), for the caller's message about the output. */
 int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment, int *werrno);
+	      size_t segment, int tag, const char *name, int *werrno);
 
 /* The listing of one ETMv3 source whose packets come from elsewhere (NULL
  * after a message when out of memory). */
