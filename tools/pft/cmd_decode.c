@@ -3,7 +3,6 @@
  * against a program image (spec appendix B).  Formats: doc/decode.md. */
 #include <errno.h>
 #include <getopt.h>
-#include <pthread.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "input_probe.h"
 #include "jobs_opt.h"
 #include "sources_all.h"
+#include "task_pool.h"
 #include "par_run.h"
 
 const char *const cmd_decode_summary = "decode the executed instructions of a trace";
@@ -478,42 +478,12 @@ struct stats_src {
 	int err, rc;
 };
 
-/* The sources, taken in order by up to --jobs threads. */
-struct stats_pool {
-	struct stats_src *s;
-	unsigned n, next;
-	pthread_mutex_t mu;
-};
-
-static void *stats_worker(void *arg)
+/* Read and decode source i to its end (a task_pool task). */
+static void stats_task(void *ctx, unsigned i)
 {
-	struct stats_pool *p = arg;
-	unsigned i;
+	struct stats_src *s = (struct stats_src *)ctx + i;
 
-	for (;;) {
-		pthread_mutex_lock(&p->mu);
-		i = p->next++;
-		pthread_mutex_unlock(&p->mu);
-		if (i >= p->n)
-			return NULL;
-		p->s[i].err = decode_stream(&p->s[i].in, p->s[i].dec, NULL, &p->s[i].rc);
-	}
-}
-
-/* Decode every source, on min(jobs, n) threads (this one included). */
-static void stats_decode(struct stats_pool *p, unsigned jobs)
-{
-	pthread_t th[SOURCES_ALL_MAX];
-	unsigned i, nth = jobs < p->n ? jobs : p->n, started = 0;
-
-	pthread_mutex_init(&p->mu, NULL);
-	for (i = 1; i < nth; i++)
-		if (!pthread_create(&th[started], NULL, stats_worker, p))
-			started++;
-	stats_worker(p);
-	for (i = 0; i < started; i++)
-		pthread_join(th[i], NULL);
-	pthread_mutex_destroy(&p->mu);
+	s->err = decode_stream(&s->in, s->dec, NULL, &s->rc);
 }
 
 /* Open source i (input, image, decoder, writer): PFT_EXIT_OK or the exit
@@ -547,7 +517,6 @@ static int decode_all_stats(const struct decode_args *a, const char *const *imgs
 	struct sources_all *sa = calloc(1, sizeof *sa);
 	struct stats_src *s = calloc(SOURCES_ALL_MAX, sizeof *s);
 	struct input_opts io = a->io;
-	struct stats_pool pool;
 	struct pft_flow_stats st;
 	const char *ins[MAX_FILES + 1] = { a->inpath };
 	FILE *f = NULL;
@@ -573,10 +542,7 @@ static int decode_all_stats(const struct decode_args *a, const char *const *imgs
 		rc = stats_open(a, sa, i, f, &s[i]);
 	}
 	if (!rc) {
-		pool.s = s;
-		pool.n = n;
-		pool.next = 0;
-		stats_decode(&pool, a->jobs.jobs);
+		task_pool_run(n, a->jobs.jobs, stats_task, s);
 		for (i = 0; i < n; i++) {
 			flow_any_get_stats(s[i].dec, &st);
 			k = decode_end(a, &s[i].in, s[i].out, &st, flow_any_is_etm3(s[i].dec),

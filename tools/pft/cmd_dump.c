@@ -13,6 +13,7 @@
 #include "input.h"
 #include "dump_all.h"
 #include "sources_all.h"
+#include "task_pool.h"
 #include "dump_etm3.h"
 #include "jobs_opt.h"
 #include "par_run.h"
@@ -628,10 +629,9 @@ static int report(const struct dump *d, int r)
 }
 
 /* A PFT source: packet decoder over the stream, then the end checks. */
-static int dump_pft(const struct dump_args *a, struct dump *d)
+static int dump_pft_read(const struct dump_args *a, struct dump *d, int *r)
 {
 	struct pft_pkt_decoder *dec = pft_pkt_decoder_alloc(&d->in->config);
-	int r, rc;
 
 	if (!dec) {
 		cli_error("dump", "cannot create the packet decoder (out of memory)");
@@ -640,9 +640,18 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	pft_pkt_decoder_set_isync_resync(dec, (enum pft_isync_resync)d->in->isync_resync);
 	if (!a->want_stats && !d->json)
 		header(d);
-	r = dump_stream(d, dec, a->want_stats);
-	/* what needs the whole capture (an absent trace ID in a pipe) */
-	rc = r == 1 ? d->in->exit_code : input_finish(d->in, "dump");
+	*r = dump_stream(d, dec, a->want_stats);
+	pft_pkt_decoder_free(dec);
+	return PFT_EXIT_OK;
+}
+
+/* After dump_pft_read's last status r: what needs the whole capture (an
+ * absent trace ID in a pipe), --stats' summary, the checks.  The exit
+ * code. */
+static int dump_pft_end(const struct dump_args *a, struct dump *d, int r)
+{
+	int rc = r == 1 ? d->in->exit_code : input_finish(d->in, "dump");
+
 	if (!rc && a->want_stats)
 		stats(d);
 	if (!rc && d->pipe_err) {
@@ -651,24 +660,50 @@ static int dump_pft(const struct dump_args *a, struct dump *d)
 	} else if (!rc) {
 		rc = report(d, r);
 	}
-	pft_pkt_decoder_free(dec);
 	return rc;
+}
+
+static int dump_pft(const struct dump_args *a, struct dump *d)
+{
+	int r = 0, rc = dump_pft_read(a, d, &r);
+
+	return rc ? rc : dump_pft_end(a, d, r);
+}
+
+/* --id all --stats: one source of the run. */
+struct stats_src {
+	const struct dump_args *a;
+	struct input in;
+	struct dump d;
+	struct dump_etm3 *e3; /* an ETMv3 source (else d) */
+	int r, rc;
+};
+
+/* Read source i to its end, counting (a task_pool task). */
+static void stats_task(void *ctx, unsigned i)
+{
+	struct stats_src *s = (struct stats_src *)ctx + i;
+
+	s->rc = s->e3 ? dump_etm3_read(s->e3, 1, 0, &s->r) : dump_pft_read(s->a, &s->d, &s->r);
 }
 
 /* --id all --stats: each source's summary and checks in source order, as
  * the merged run writes them, without the merge (totals have no order to
- * keep): each source read on its own, in turn, on its --jobs threads.  The
+ * keep): every source read on its own, up to --jobs of them at a time on
+ * their own threads (one source: its --jobs threads on its segments).  The
  * exit code: the worst source's. */
 static int dump_every_stats(const struct dump_args *a)
 {
 	struct sources_all *sa = calloc(1, sizeof *sa);
+	struct stats_src *s = calloc(SOURCES_ALL_MAX, sizeof *s);
 	struct input_opts io = a->io;
-	unsigned jobs = jobs_count(&a->jobs), i;
-	char skipped[sizeof sa->skipped] = "";
+	unsigned jobs = jobs_count(&a->jobs), i, n = 0;
 	FILE *out = NULL;
 	int rc, k;
 
-	if (!sa) {
+	if (!sa || !s) {
+		free(sa);
+		free(s);
 		cli_error("dump", "out of memory");
 		return PFT_EXIT_USAGE;
 	}
@@ -677,46 +712,53 @@ static int dump_every_stats(const struct dump_args *a)
 	if (!rc && !(out = cli_output_is_input("dump", a->outpath, &a->inpath, 1) ? NULL :
 			   cli_open_output("dump", a->outpath)))
 		rc = PFT_EXIT_USAGE;
-	for (i = 0; out && i < sa->n; i++) {
-		struct input in;
-		struct dump d;
+	for (i = 0; !rc && i < sa->n; i++) {
+		struct stats_src *x = &s[n++];
 		int tag;
 		const char *name;
 
-		memset(&in, 0, sizeof in);
-		memset(&d, 0, sizeof d);
-		k = input_open(&in, a->inpath, &sa->opts[i], 0, "dump");
-		if (!k) {
-			tag = in.trace_id ? in.trace_id : (int)(in.config.etmtraceidr & 0x7F);
-			name = json_safe(in.source_name) ? in.source_name : NULL;
-			if (input_is_etm3(&in.config)) {
-				k = dump_etm3(&in, out, a->json, 1, jobs, a->jobs.segment, tag, name,
-					      NULL);
-			} else {
-				d.out = out;
-				d.json = a->json;
-				d.in = &in;
-				d.tag = tag;
-				d.tag_name = name;
-				d.jobs = jobs;
-				d.segment = a->jobs.segment;
-				k = dump_pft(a, &d);
-			}
+		x->a = a;
+		if ((rc = input_open(&x->in, a->inpath, &sa->opts[i], 0, "dump")))
+			break;
+		tag = x->in.trace_id ? x->in.trace_id : (int)(x->in.config.etmtraceidr & 0x7F);
+		name = json_safe(x->in.source_name) ? x->in.source_name : NULL;
+		if (input_is_etm3(&x->in.config)) {
+			if (!(x->e3 = dump_etm3_new(&x->in, out, a->json, 1)))
+				rc = PFT_EXIT_USAGE;
+			else
+				dump_etm3_tag(x->e3, tag, name);
 		}
-		if (i + 1 == sa->n) /* the byte counts of the other IDs: from a whole read */
-			snprintf(skipped, sizeof skipped, "%s", sources_all_skipped(sa, &in));
-		input_close(&in);
+		x->d.out = out;
+		x->d.json = a->json;
+		x->d.in = &x->in;
+		x->d.tag = tag;
+		x->d.tag_name = name;
+		x->d.jobs = n == 1 && sa->n == 1 ? jobs : 1;
+		x->d.segment = a->jobs.segment;
+	}
+	if (!rc && n == 1) /* one source: its segments on the threads */
+		s[0].rc = s[0].e3 ? dump_etm3_read(s[0].e3, jobs, a->jobs.segment, &s[0].r)
+				  : dump_pft_read(a, &s[0].d, &s[0].r);
+	else if (!rc)
+		task_pool_run(n, jobs, stats_task, s);
+	for (i = 0; !rc && i < n; i++) {
+		k = s[i].rc;
+		if (!k)
+			k = s[i].e3 ? dump_etm3_finish(s[i].e3, s[i].r, NULL) : dump_pft_end(a, &s[i].d, s[i].r);
 		if (k > rc)
 			rc = k;
-		if (k == PFT_EXIT_USAGE)
-			break;
 	}
 	if (out && cli_output_done("dump", out, a->outpath)) /* the one message then */
 		rc = PFT_EXIT_USAGE;
-	else if (*skipped)
-		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", skipped);
+	else if (n == sa->n && *sources_all_skipped(sa, n ? &s[n - 1].in : NULL))
+		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
+	for (i = 0; i < n; i++) {
+		dump_etm3_free(s[i].e3);
+		input_close(&s[i].in);
+	}
 	if (out && out != stdout)
 		fclose(out);
+	free(s);
 	free(sa);
 	return rc;
 }
@@ -841,8 +883,7 @@ int cmd_dump(int argc, char **argv)
 		return PFT_EXIT_USAGE;
 	}
 	if (input_is_etm3(&in.config)) /* an ETMv3 source: its own packet layer */
-		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment, 0, NULL,
-			       &d.werrno);
+		rc = dump_etm3(&in, d.out, d.json, a.want_stats, d.jobs, d.segment, &d.werrno);
 	else
 		rc = dump_pft(&a, &d);
 	if (output_done(&d, a.outpath))

@@ -145,10 +145,11 @@ const char *decode_disasm(struct decode_disasm *d, const struct pft_insn *in,
 	if (isa != PFT_ISA_ARM)
 		track_it(d, in, ok);
 	if (ok) {
-		if (ci->op_str[0])
-			snprintf(buf, cap, "%s %s", ci->mnemonic, ci->op_str);
-		else
-			snprintf(buf, cap, "%s", ci->mnemonic);
+		/* a text longer than cap is cut (the return value used: the
+		   cut is meant, not a -Wformat-truncation finding) */
+		if ((ci->op_str[0] ? snprintf(buf, cap, "%s %s", ci->mnemonic, ci->op_str)
+				   : snprintf(buf, cap, "%s", ci->mnemonic)) < 0)
+			buf[0] = '\0';
 		return buf;
 	}
 unknown:

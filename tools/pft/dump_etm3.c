@@ -419,35 +419,49 @@ void dump_etm3_free(struct dump_etm3 *d)
 	free(d);
 }
 
-int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment, int tag, const char *name, int *werrno)
+int dump_etm3_read(struct dump_etm3 *d, unsigned jobs, size_t segment, int *r)
 {
-	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&in->config);
-	struct dump_etm3 *d = dec ? dump_etm3_new(in, out, json, want_stats) : NULL;
-	int r, rc;
+	struct pft_etm3_decoder *dec = pft_etm3_decoder_alloc(&d->in->config);
 
-	if (!d) {
-		if (!dec)
-			cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
-		pft_etm3_decoder_free(dec);
+	if (!dec) {
+		cli_error("dump", "cannot create the ETMv3 packet decoder (out of memory)");
 		return PFT_EXIT_USAGE;
 	}
-	if (tag > 0)
-		dump_etm3_tag(d, tag, name);
-	if (!want_stats && !json)
-		dump_etm3_header(d, 1);
-	r = jobs > 1 ? dump_jobs(d, jobs, segment) : dump_serial(d, dec);
+	*r = jobs > 1 ? dump_jobs(d, jobs, segment) : dump_serial(d, dec);
 	pft_etm3_decoder_free(dec);
+	return PFT_EXIT_OK;
+}
+
+int dump_etm3_finish(struct dump_etm3 *d, int r, int *werrno)
+{
+	int rc;
+
 	if (werrno)
 		*werrno = d->werrno;
 	if (r == -1) {
-		rc = in->exit_code;
-	} else if (!(rc = input_finish(in, "dump")) && d->pipe_err) {
+		rc = d->in->exit_code;
+	} else if (!(rc = input_finish(d->in, "dump")) && d->pipe_err) {
 		cli_error("dump", "out of memory");
 		rc = PFT_EXIT_USAGE;
 	} else if (!rc) {
 		rc = dump_etm3_end(d, r);
 	}
+	return rc;
+}
+
+int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
+	      size_t segment, int *werrno)
+{
+	struct dump_etm3 *d = dump_etm3_new(in, out, json, want_stats);
+	int r = 0, rc;
+
+	if (!d)
+		return PFT_EXIT_USAGE;
+	if (!want_stats && !json)
+		dump_etm3_header(d, 1);
+	rc = dump_etm3_read(d, jobs, segment, &r);
+	if (!rc)
+		rc = dump_etm3_finish(d, r, werrno);
 	dump_etm3_free(d);
 	return rc;
 }

@@ -13,13 +13,11 @@
 /* List the ETMv3 packets of the open input to out (text, JSON Lines with
  * json, or only the per-type summary with want_stats), on jobs threads
  * (par_run.h; segment bytes each, 0: its default) when jobs > 1: the same
- * output.  tag > 0: as dump_etm3_tag (pft dump --id all --stats reads its
- * sources one by one).  Returns the exit status (messages printed); *werrno
- * (NULL: not wanted)
- * gets the errno of a failed write of the listing on several threads (0:
- * none), for the caller's message about the output. */
+ * output.  Returns the exit status (messages printed); *werrno (NULL: not
+ * wanted) gets the errno of a failed write of the listing on several
+ * threads (0: none), for the caller's message about the output. */
 int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
-	      size_t segment, int tag, const char *name, int *werrno);
+	      size_t segment, int *werrno);
 
 /* The listing of one ETMv3 source whose packets come from elsewhere (NULL
  * after a message when out of memory). */
@@ -36,6 +34,13 @@ void dump_etm3_packet(struct dump_etm3 *d, const struct pft_etm3_packet *p, uint
 /* After input_finish: --stats' summary, then the end checks given the
  * decoder's last status r.  The exit code (messages printed). */
 int dump_etm3_end(struct dump_etm3 *d, int r);
+/* dump_etm3 in two steps, for pft dump --id all --stats, which reads its
+ * sources on several threads and writes their summaries in order: read the
+ * input to its end (*r: the decoder's last status, -1 after a read error;
+ * returns PFT_EXIT_OK, or PFT_EXIT_USAGE after a message), then the end
+ * (input_finish, --stats' summary, the checks: the exit code). */
+int dump_etm3_read(struct dump_etm3 *d, unsigned jobs, size_t segment, int *r);
+int dump_etm3_finish(struct dump_etm3 *d, int r, int *werrno);
 void dump_etm3_free(struct dump_etm3 *d);
 
 #endif
