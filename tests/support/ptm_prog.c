@@ -412,6 +412,21 @@ static void prog_exception(struct prog *g, struct pft_ptm *ptm, unsigned type, i
 	prog_end_block(g, e.vector, (uint8_t)type);
 }
 
+/* A call's return (to ret, in the current instruction set) on the model's
+ * call stack; when it is full, the oldest is forgotten. */
+static void push_call(struct prog *g, uint64_t ret)
+{
+	size_t n = sizeof g->calls / sizeof g->calls[0];
+
+	if (g->ncalls == n) {
+		memmove(g->calls, g->calls + 1, (n - 1) * sizeof g->calls[0]);
+		g->ncalls--;
+	}
+	g->calls[g->ncalls].ret = ret;
+	g->calls[g->ncalls].isa = g->isa;
+	g->ncalls++;
+}
+
 static void prog_random_target(struct prog *g, uint64_t *t, uint8_t *isa)
 {
 	int which = prog_rn(g, 2);
@@ -463,13 +478,8 @@ static int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
 		if (passed) {
 			next = in->target;
 			nisa = in->target_isa;
-			if (in->link) {
-				if (g->ncalls == 32)
-					memmove(g->calls, g->calls + 1, 31 * sizeof(g->calls[0])), g->ncalls--;
-				g->calls[g->ncalls].ret = g->pc + in->size;
-				g->calls[g->ncalls].isa = g->isa;
-				g->ncalls++;
-			}
+			if (in->link)
+				push_call(g, g->pc + in->size);
 		}
 		break;
 	case PK_INDIRECT:
@@ -481,13 +491,8 @@ static int prog_step(struct prog *g, struct pft_ptm *ptm, int v11, int classify)
 			} else {
 				prog_random_target(g, &next, &nisa);
 			}
-			if (in->link) {
-				if (g->ncalls == 32)
-					memmove(g->calls, g->calls + 1, 31 * sizeof(g->calls[0])), g->ncalls--;
-				g->calls[g->ncalls].ret = g->pc + in->size;
-				g->calls[g->ncalls].isa = g->isa;
-				g->ncalls++;
-			}
+			if (in->link)
+				push_call(g, g->pc + in->size);
 		}
 		break;
 	case PK_EXC_RET:
