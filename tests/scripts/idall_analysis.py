@@ -158,6 +158,13 @@ def check_coverage(snap, ids, extra, formats):
             if got != want or not want:
                 fail("coverage autofdo: --id all is not the sum of the sources (%d vs %d)" %
                      (len(got), len(want)))
+        # the sources counted one after the other (--jobs 1) or several at
+        # a time on threads (the default: the cores; --jobs 3): the same
+        # output and messages
+        for jobs in ("1", "3"):
+            if ok_run("coverage", snap, "--id", "all", "--format", fmt, "--jobs", jobs,
+                      *extra) != (out, err):
+                fail("coverage --format %s --jobs %s: not the default's output" % (fmt, jobs))
         m = re.search(r"1 input\(s\) \((\d+) sources\), (\d+) instructions", err)
         if not m or int(m.group(1)) != len(ids):
             fail("coverage --format %s: the summary does not count %d sources: %r" %

@@ -13,6 +13,7 @@
 #include "image_load.h"
 #include "cov_out.h"
 #include "sources_all.h"
+#include "task_pool.h"
 
 const char *const cmd_coverage_summary = "line, branch and address coverage; AutoFDO profiles";
 
@@ -61,7 +62,9 @@ static void help(FILE *f)
 	      "                       sources are named once with their byte counts.\n"
 	      "\n"
 	      "Threads (as pft decode; the counting itself runs on one):\n"
-	      JOBS_OPTIONS_HELP_ONE("128 KiB")
+	      JOBS_OPTIONS_HELP_DEFAULT("128 KiB", "1",
+						"                       (--id all: N sources at once, one thread\n"
+						"                       each; default there: the machine's cores)\n")
 	      "\n"
 	      "--format also takes the capture layouts raw, frames and tpiu.\n"
 	      "\n", f);
@@ -174,9 +177,75 @@ static int count_source(void *ctx, struct sources_all *sa, unsigned k)
 	return count_one(ctx, &sa->opts[k], sa);
 }
 
+/* --id all on several threads: one of the sources, counted on its own. */
+struct cov_task {
+	struct cov_src src;
+	struct pft_cov *one;
+};
+
+static void count_task(void *ctx, unsigned i)
+{
+	cov_src_run(&((struct cov_task *)ctx)[i].src);
+}
+
+/* --id all with jobs > 1: every source counted into its own table, up to
+ * jobs of them at a time on their own threads (one each), then, in source
+ * order, its checks and its table added to the total: the counts and
+ * messages of sources_all_each's one after the other.  An exit code. */
+static int count_parallel(struct cov_each *e, const struct input_opts *io, struct sources_all *sa,
+			  unsigned jobs)
+{
+	struct input_opts o = *io;
+	struct cov_task *t;
+	unsigned k, n = 0;
+	int rc, r;
+
+	o.allow_etm3 = 1;
+	rc = sources_all_find(sa, e->path, &o, 1, "coverage");
+	if (rc == PFT_EXIT_USAGE)
+		return rc;
+	t = calloc(sa->n + 1, sizeof *t);
+	if (!t) {
+		cli_error("coverage", "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	for (k = 0; k < sa->n && rc != PFT_EXIT_USAGE; k++, n++) {
+		if (!(t[k].one = pft_cov_alloc())) {
+			cli_error("coverage", "out of memory");
+			rc = PFT_EXIT_USAGE;
+		} else if (cov_src_open(&t[k].src, e->path, &sa->opts[k], e->a, e->na, e->dumps,
+					t[k].one) == PFT_EXIT_USAGE) {
+			rc = PFT_EXIT_USAGE;
+		}
+	}
+	if (rc != PFT_EXIT_USAGE)
+		task_pool_run(n, jobs, count_task, t);
+	for (k = 0; k < n && rc != PFT_EXIT_USAGE; k++) {
+		r = cov_src_end(&t[k].src, sa);
+		if ((r == PFT_EXIT_OK || r == PFT_EXIT_DATA) && pft_cov_merge(e->total, t[k].one) < 0) {
+			cli_error("coverage", "out of memory");
+			r = PFT_EXIT_USAGE;
+		}
+		if (r == PFT_EXIT_OK || r == PFT_EXIT_DATA)
+			e->nsrc++;
+		if (r > rc)
+			rc = r;
+	}
+	for (k = 0; k < n; k++) {
+		cov_src_close(&t[k].src);
+		pft_cov_free(t[k].one);
+	}
+	free(t);
+	if (rc != PFT_EXIT_USAGE && *sources_all_skipped(sa, NULL))
+		cli_error("coverage", "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
+	return rc;
+}
+
 /* One input: its one source, or (--id all, or several sources and no ID
- * given: sources_all.h's rule) every PFT and ETMv3 source, one after the
- * other, their counts summed.  An exit code. */
+ * given: sources_all.h's rule) every PFT and ETMv3 source, their counts
+ * summed: one after the other, or several at a time on --jobs threads
+ * (default: the machine's cores; each source then on one thread).  An
+ * exit code. */
 static int count_input(struct cov_each *e, const struct input_opts *io, int all)
 {
 	struct sources_all *sa;
@@ -189,7 +258,10 @@ static int count_input(struct cov_each *e, const struct input_opts *io, int all)
 		cli_error("coverage", "out of memory");
 		return PFT_EXIT_USAGE;
 	}
-	r = sources_all_each(sa, e->path, io, "coverage", count_source, e);
+	if (jobs_count(e->jobs) > 1)
+		r = count_parallel(e, io, sa, jobs_count(e->jobs));
+	else
+		r = sources_all_each(sa, e->path, io, "coverage", count_source, e);
 	free(sa);
 	return r;
 }

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 
+#include "flow_run.h"
 #include "input.h"
 #include "jobs_opt.h"
 #include "pft/pft.h"
@@ -32,6 +33,24 @@ struct sources_all;
 int cov_trace_source(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
 		     const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov,
 		     struct sources_all *sa);
+/* cov_trace_source in steps, for sources counted on several threads at
+ * once (--id all): open (messages; an exit code, also kept in rc), run
+ * (any thread, one per source: the decode into cov on one thread, no
+ * message but a read error's), end (the checks' messages, sources_all_saw:
+ * an exit code), close. */
+struct cov_src {
+	const char *path;
+	struct input in;
+	struct pft_image *img;
+	struct flow_any *dec;
+	struct flow_run fr;
+	int rc, err;
+};
+int cov_src_open(struct cov_src *s, const char *path, const struct input_opts *io,
+		 const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov);
+void cov_src_run(struct cov_src *s);
+int cov_src_end(struct cov_src *s, struct sources_all *sa);
+void cov_src_close(struct cov_src *s);
 
 /* Everything the writers read. */
 struct cov_ctx {

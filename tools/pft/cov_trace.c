@@ -45,64 +45,67 @@ int cov_trace(const char *path, const struct input_opts *io, const struct jobs_o
 	return cov_trace_source(path, io, jobs, a, na, dumps, cov, NULL);
 }
 
-int cov_trace_source(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
-		     const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov,
-		     struct sources_all *sa)
+int cov_src_open(struct cov_src *s, const char *path, const struct input_opts *io,
+		 const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov)
 {
-	struct input in;
 	struct input_opts o = *io;
-	struct pft_image *img = NULL;
-	struct flow_any *dec = NULL;
-	struct pft_flow_stats st;
-	struct flow_run fr;
-	int rc, err;
 
-	memset(&in, 0, sizeof(in));
+	memset(s, 0, sizeof(*s));
+	s->path = path;
 	o.allow_etm3 = 1; /* an ETMv3 source gives the same flow items */
-	rc = input_open(&in, path, &o, 0, "coverage");
+	s->rc = input_open(&s->in, path, &o, 0, "coverage");
+	if (s->rc)
+		return s->rc;
+	s->img = pft_image_alloc();
+	if (!s->img) {
+		cli_error("coverage", "out of memory");
+		return s->rc = PFT_EXIT_USAGE;
+	}
+	s->rc = load_image(s->img, a, na, &s->in, dumps);
+	if (s->rc)
+		return s->rc;
+	s->dec = flow_any_alloc(&s->in.config, s->img, s->in.isync_resync);
+	if (!s->dec) {
+		cli_error("coverage", "cannot create the flow decoder (out of memory)");
+		return s->rc = PFT_EXIT_USAGE;
+	}
+	s->fr.jobs = 1;
+	s->fr.item = put_item;
+	s->fr.arg = cov;
+	return PFT_EXIT_OK;
+}
+
+void cov_src_run(struct cov_src *s)
+{
+	if (!s->rc)
+		s->err = flow_run(&s->in, s->dec, s->img, &s->fr);
+}
+
+int cov_src_end(struct cov_src *s, struct sources_all *sa)
+{
+	struct pft_flow_stats st;
+	const char *path = s->path;
+	int rc = s->rc, err = s->err;
+
 	if (rc)
 		return rc;
-	img = pft_image_alloc();
-	if (!img) {
-		cli_error("coverage", "out of memory");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	rc = load_image(img, a, na, &in, dumps);
+	if (err == 1)
+		return s->in.exit_code;
+	if (s->fr.stop)
+		err = s->fr.stop; /* pft_cov_put's error */
+	rc = input_finish(&s->in, "coverage");
 	if (rc)
-		goto out;
-	dec = flow_any_alloc(&in.config, img, in.isync_resync);
-	if (!dec) {
-		cli_error("coverage", "cannot create the flow decoder (out of memory)");
-		rc = PFT_EXIT_USAGE;
-		goto out;
-	}
-	memset(&fr, 0, sizeof(fr));
-	fr.jobs = jobs_count_one(jobs);
-	fr.segment = jobs->segment;
-	fr.item = put_item;
-	fr.arg = cov;
-	err = flow_run(&in, dec, img, &fr);
-	if (err == 1) {
-		rc = in.exit_code;
-		goto out;
-	}
-	if (fr.stop)
-		err = fr.stop; /* pft_cov_put's error */
-	rc = input_finish(&in, "coverage");
-	if (rc)
-		goto out;
+		return rc;
 	if (sa)
-		sources_all_saw(sa, &in);
+		sources_all_saw(sa, &s->in);
 	if (err != -PFT_E_EOS) {
 		cli_error("coverage", "%s: %s", path, pft_errstr(err));
-		rc = err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
-		goto out;
+		return err == -PFT_E_NOMEM ? PFT_EXIT_USAGE : PFT_EXIT_DATA;
 	}
-	st = fr.st;
-	if (in.frame_errors) {
-		cli_error("coverage", "%s: %s%s", in.buffer_path ? in.buffer_path : in.path,
-			  in.frame_error_msg, in.frame_errors > 1 ? " (and more frame errors)" : "");
+	st = s->fr.st;
+	if (s->in.frame_errors) {
+		cli_error("coverage", "%s: %s%s", s->in.buffer_path ? s->in.buffer_path : s->in.path,
+			  s->in.frame_error_msg, s->in.frame_errors > 1 ? " (and more frame errors)" : "");
 		rc = PFT_EXIT_DATA;
 	}
 	if (st.events[PFT_EV_PACKET_ERROR] || st.events[PFT_EV_INCONSISTENT]) {
@@ -111,14 +114,36 @@ int cov_trace_source(const char *path, const struct input_opts *io, const struct
 			  st.events[PFT_EV_INCONSISTENT]);
 		rc = PFT_EXIT_DATA;
 	}
-	if (in.delivered == 0 || st.events[PFT_EV_TRACE_ON] == 0) {
+	if (s->in.delivered == 0 || st.events[PFT_EV_TRACE_ON] == 0) {
 		cli_error("coverage", "%s: trace ID 0x%02X: nothing could be decoded (%s)", path,
-			  in.trace_id, in.delivered ? "no I-sync" : "no trace data");
+			  s->in.trace_id, s->in.delivered ? "no I-sync" : "no trace data");
 		rc = PFT_EXIT_DATA;
 	}
-out:
-	flow_any_free(dec);
-	pft_image_free(img);
-	input_close(&in);
+	return rc;
+}
+
+void cov_src_close(struct cov_src *s)
+{
+	flow_any_free(s->dec);
+	pft_image_free(s->img);
+	input_close(&s->in);
+	s->dec = NULL;
+	s->img = NULL;
+}
+
+int cov_trace_source(const char *path, const struct input_opts *io, const struct jobs_opts *jobs,
+		     const struct cov_image_arg *a, int na, int dumps, struct pft_cov *cov,
+		     struct sources_all *sa)
+{
+	struct cov_src s;
+	int rc;
+
+	if (!cov_src_open(&s, path, io, a, na, dumps, cov)) {
+		s.fr.jobs = jobs_count_one(jobs);
+		s.fr.segment = jobs->segment;
+		cov_src_run(&s);
+	}
+	rc = cov_src_end(&s, sa);
+	cov_src_close(&s);
 	return rc;
 }
