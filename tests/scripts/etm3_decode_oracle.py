@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from etm3_oracle import registers  # noqa: E402
+from etm3_oracle import registers, source_args  # noqa: E402
 
 ELEM_RE = re.compile(r"^Idx:\d+; ID:[0-9a-fA-F]+; (OCSD_GEN_TRC_ELEM_\w+)\((.*)\)\s*$")
 RANGE_RE = re.compile(r"exec range=0x([0-9a-f]+):\[0x([0-9a-f]+)\] num_i\((\d+)\).*?\) ([EN]) ")
@@ -76,8 +76,7 @@ def main():
         print("no device with trace ID 0x%x in %s" % (trace_id, snapshot))
         return 1
     cmd = [tool, "--flow", os.path.join(snapshot, "kernel_dump.bin"), "0xC0008000",
-           os.path.join(snapshot, "cstrace.bin"), "0x%x" % trace_id, "0x%x" % regs.get("ETMCR", 0),
-           "0x%x" % regs.get("ETMIDR", 0), "0x%x" % regs.get("ETMCCER", 0)]
+           os.path.join(snapshot, "cstrace.bin")] + source_args(trace_id, regs)
     out = subprocess.run(cmd, stdout=subprocess.PIPE, check=False)
     items = [json.loads(line) for line in out.stdout.decode().splitlines()]
     mine = [it for it in items if "range" in it]

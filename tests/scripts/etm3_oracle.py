@@ -74,6 +74,12 @@ def registers(snapshot, trace_id):
     return None, None
 
 
+def source_args(trace_id, regs):
+    """The trace ID and registers (ETMCR, ETMIDR, ETMCCER) as etm3_dump
+    takes them after the capture."""
+    return ["0x%x" % trace_id] + ["0x%x" % regs.get(r, 0) for r in ("ETMCR", "ETMIDR", "ETMCCER")]
+
+
 def lister(snapshot, trace_id):
     pkts = []
     for line in lister_lines(snapshot, "0x%x" % trace_id):
@@ -109,8 +115,7 @@ def atom_string(p, ca):
 
 
 def run_dump(tool, capture, trace_id, regs, chunk=None):
-    cmd = [tool, capture, "0x%x" % trace_id, "0x%x" % regs.get("ETMCR", 0),
-           "0x%x" % regs.get("ETMIDR", 0), "0x%x" % regs.get("ETMCCER", 0)]
+    cmd = [tool, capture] + source_args(trace_id, regs)
     if chunk:
         cmd.append(str(chunk))
     out = subprocess.run(cmd, stdout=subprocess.PIPE, check=False)
