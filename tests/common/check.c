@@ -96,6 +96,23 @@ void check_write_file(const char *path, const char *text)
 		check_fail(__FILE__, __LINE__, "cannot write %s", path);
 }
 
+void check_write_in(const char *dir, const char *name, const char *text)
+{
+	char p[1024];
+
+	snprintf(p, sizeof p, "%s/%s", dir, name);
+	check_write_file(p, text);
+}
+
+void check_remove_dir(const char *dir)
+{
+	char cmd[1100];
+
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		check_fail(__FILE__, __LINE__, "cannot remove %s", dir);
+}
+
 uint64_t check_seed(uint64_t dflt)
 {
 	const char *s = getenv("PFT_SEED");

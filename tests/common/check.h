@@ -63,6 +63,13 @@ uint8_t *check_read_file(const char *path, size_t *len);
  * cannot. */
 void check_write_file(const char *path, const char *text);
 
+/* Writes text into the file NAME of folder dir, as check_write_file(). */
+void check_write_in(const char *dir, const char *name, const char *text);
+
+/* Removes the folder dir and everything in it (rm -rf); a failed check if
+ * that fails. */
+void check_remove_dir(const char *dir);
+
 /* Deterministic PRNG (xorshift64*) for property tests: seed from
  * $PFT_SEED if set, else the given default; the seed is printed. */
 uint64_t check_seed(uint64_t dflt);

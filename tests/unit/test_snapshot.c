@@ -155,10 +155,7 @@ static char tmp[64];
 
 static void put(const char *name, const char *text)
 {
-	char p[256];
-
-	snprintf(p, sizeof p, "%s/%s", tmp, name);
-	check_write_file(p, text);
+	check_write_in(tmp, name, text);
 }
 
 static int open_msg(char *msg, size_t cap)
@@ -252,11 +249,7 @@ static void test_broken(void)
 	}
 	CHECK_EQ(pft_snapshot_open(NULL, NULL, msg, sizeof msg), -PFT_E_INVAL);
 	CHECK_EQ(pft_snapshot_buffer_format("dstream_coresight"), -PFT_E_UNSUPPORTED);
-	{
-		char cmd[128];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-		CHECK_EQ(system(cmd), 0);
-	}
+	check_remove_dir(tmp);
 }
 
 int main(void)

@@ -101,10 +101,7 @@ static char tmp[64];
 
 static void put(const char *name, const char *text)
 {
-	char p[256];
-
-	snprintf(p, sizeof p, "%s/%s", tmp, name);
-	check_write_file(p, text);
+	check_write_in(tmp, name, text);
 }
 
 static const char awkward_ini[] =
@@ -163,11 +160,7 @@ static void awkward(void)
 	pft_snapshot_close(sn);
 	put("ptm.ini", "[device]\nname=PTM_0\nclass=trace_source\n[regs]\nETMCR=0x\n");
 	CHECK_EQ(pft_snapshot_open(tmp, &sn, msg, sizeof msg), -PFT_E_FORMAT);
-	{
-		char cmd[128];
-		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
-		CHECK_EQ(system(cmd), 0);
-	}
+	check_remove_dir(tmp);
 }
 
 int main(void)
