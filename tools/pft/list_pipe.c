@@ -67,9 +67,14 @@ static int format_slot(struct list_pipe *p, struct slot *s)
 	int r;
 
 	s->len = 0;
+	/* held for the whole batch: the stream's own lock is then taken
+	   without an atomic operation on every character (stdio locks for
+	   real once a process has threads) */
+	flockfile(s->text);
 	r = p->ops.format(s->batch);
 	if (fflush(s->text) || ferror(s->text))
 		r = -1;
+	funlockfile(s->text);
 	return r;
 }
 
