@@ -56,11 +56,17 @@ cpu() { # cpu OUTFILE cmd...: CPU seconds and peak RSS (KiB) of cmd into $T/time
 	tail -n 1 "$T/time" > "$T/time1" && mv "$T/time1" "$T/time"
 	awk '{ printf "%.3f %d\n", $1 + $2, $3 }' "$T/time"
 }
-best() { # best N OUTFILE cmd...: the fastest of N runs
-	n=$1; shift
+wall() { # wall OUTFILE cmd...: wall-clock s, CPU (user + system) s, peak RSS KiB
+	out=$1; shift
+	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$@" > "$out" 2>&1 || true
+	tail -n 1 "$T/time" | awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }'
+}
+bestof() { # bestof MEASURE N OUTFILE cmd...: of N runs measured by MEASURE
+	   # (cpu or wall), the one whose first number is least
+	m=$1; n=$2; shift 2
 	i=0; b=""
 	while [ $i -lt "$n" ]; do
-		r=$(cpu "$@")
+		r=$("$m" "$@")
 		if [ -z "$b" ] || awk -v a="$r" -v b="$b" 'BEGIN { split(a, x); split(b, y); exit !(x[1] < y[1]) }'; then
 			b=$r
 		fi
@@ -68,6 +74,8 @@ best() { # best N OUTFILE cmd...: the fastest of N runs
 	done
 	echo "$b"
 }
+best() { bestof cpu "$@"; }   # best N OUTFILE cmd...: the fastest of N runs (CPU time)
+bestw() { bestof wall "$@"; } # bestw N OUTFILE cmd...: the least wall-clock time of N
 
 echo "== packets: $MIB MiB of TC2 0x13 (raw PFT) =="
 "$B/bench/bench_packet" --mib "$MIB" --reps 3 --save "$T/tc2.bin" | tee "$T/pkt"
@@ -98,23 +106,6 @@ awk -v t="$1" -v m="$2" -v i="$insns" -v o="$ocsd_flow" -v l="$lib_flow" 'BEGIN 
 	tee -a "$T/summary"
 head -3 "$T/decode.out"
 
-wall() { # wall OUTFILE cmd...: wall-clock s, CPU (user + system) s, peak RSS KiB
-	out=$1; shift
-	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$@" > "$out" 2>&1 || true
-	tail -n 1 "$T/time" | awk '{ printf "%.3f %.3f %d\n", $1, $2 + $3, $4 }'
-}
-bestw() { # bestw N OUTFILE cmd...: the run of N with the least wall-clock time
-	n=$1; shift
-	i=0; b=""
-	while [ $i -lt "$n" ]; do
-		r=$(wall "$@")
-		if [ -z "$b" ] || awk -v a="$r" -v b="$b" 'BEGIN { split(a, x); split(b, y); exit !(x[1] < y[1]) }'; then
-			b=$r
-		fi
-		i=$((i + 1))
-	done
-	echo "$b"
-}
 jobs_case() { # jobs_case LABEL cmd...: the command at --jobs 1, 2, 8 and the speed-up
 	label=$1; shift
 	for j in 1 2 8; do
