@@ -23,7 +23,7 @@
 
 #include "fuzz_pkt.h"
 
-/* struct items, decode() and count_check() for this decoder. */
+/* struct items, decode(), count_check() and decode_checks() for this decoder. */
 FUZZ_PKT_CHECKS(pkt, struct pft_packet, struct pft_pkt_counts, PFT_PKT_ERROR, PFT_PKT_MAX_BYTES)
 
 static int same_fields(const struct pft_packet *a, const struct pft_packet *b)
@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	struct pft_config cfg;
-	struct items whole, chunked, again;
+	struct items whole, again;
 	struct pft_pkt_encoder *enc;
 	uint8_t *buf;
 	size_t len, i, j, o = 0;
@@ -62,25 +62,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.etmidr = (sel & 16) ? 0x411CF301u : 0x411CF312u;
 	cfg.etmccer = 0x04C01AC2u | ((sel & 32) ? 1u << 29 : 0) | ((sel & 64) ? 1u << 28 : 0);
 
-	whole.cap = chunked.cap = len + 1;
+	whole.cap = len + 1;
 	again.cap = 2 * len + 16;
 	whole.v = malloc(whole.cap * sizeof(struct pft_packet));
-	chunked.v = malloc(chunked.cap * sizeof(struct pft_packet));
 	again.v = malloc(again.cap * sizeof(struct pft_packet));
 	buf = malloc(len * 2 + 16);
-	if (!whole.v || !chunked.v || !again.v || !buf)
+	if (!whole.v || !again.v || !buf)
 		FAIL();
-	whole.n = chunked.n = again.n = 0;
-
-	decode(&cfg, data, len, 0, &whole);
-	decode(&cfg, data, len, 0x9e3779b9u * (seed + 1u), &chunked);
-	if (whole.n != chunked.n)
-		FAIL();
-	for (i = 0; i < whole.n; i++)
-		if (memcmp(&whole.v[i], &chunked.v[i], sizeof(struct pft_packet)))
-			FAIL();
-
-	count_check(&cfg, data, len, 0x85ebca6bu * (seed + 7u), &whole);
+	whole.n = again.n = 0;
+	decode_checks(&cfg, data, len, seed, &whole);
 
 	/* Re-encode.  Where the decoder reported an error (and discarded its
 	 * state), reset the encoder and write a reserved header so that the
@@ -117,7 +107,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		j++;
 	}
 	free(whole.v);
-	free(chunked.v);
 	free(again.v);
 	free(buf);
 	return 0;

@@ -8,7 +8,9 @@
  *                  sizes adding up to the input length, bytes[] equal to the
  *                  input at the item's offset;
  *   count_check()  pft_<DEC>_decoder_count, in random chunks, counts exactly
- *                  the items of a decode (types, bytes, first error offset).
+ *                  the items of a decode (types, bytes, first error offset);
+ *   decode_checks() the stream decoded whole and in chunks (the same items)
+ *                  and counted: what every target checks first.
  *
  * Any failed check traps (FAIL). */
 #ifndef PFT_FUZZ_PKT_H
@@ -111,6 +113,31 @@
 		if (memcmp(&got, &exp, sizeof(got)))                                               \
 			FAIL();                                                                    \
 		pft_##DEC##_decoder_free(d);                                                       \
+	}                                                                                          \
+                                                                                                   \
+	/* The stream decoded in one buffer into *whole (cap len + 1), the same                    \
+	 * items decoded again in chunks drawn from SEED, and counted in other                     \
+	 * chunks: the checks every packet target starts with. */                                  \
+	static void decode_checks(const struct pft_config *cfg, const uint8_t *data, size_t len,   \
+				  uint8_t seed, struct items *whole)                               \
+	{                                                                                          \
+		struct items chunked;                                                              \
+		size_t i;                                                                          \
+                                                                                                   \
+		chunked.cap = len + 1;                                                             \
+		chunked.n = 0;                                                                     \
+		chunked.v = malloc(chunked.cap * sizeof(PKT));                                     \
+		if (!chunked.v)                                                                    \
+			FAIL();                                                                    \
+		decode(cfg, data, len, 0, whole);                                                  \
+		decode(cfg, data, len, 0x9e3779b9u * (seed + 1u), &chunked);                       \
+		if (whole->n != chunked.n)                                                         \
+			FAIL();                                                                    \
+		for (i = 0; i < whole->n; i++)                                                     \
+			if (memcmp(&whole->v[i], &chunked.v[i], sizeof(PKT)))                      \
+				FAIL();                                                            \
+		count_check(cfg, data, len, 0x85ebca6bu * (seed + 7u), whole);                     \
+		free(chunked.v);                                                                   \
 	}
 
 #endif
