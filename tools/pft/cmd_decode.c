@@ -514,29 +514,20 @@ static int stats_open(const struct decode_args *a, const struct sources_all *sa,
  * merged run writes them.  The exit code: the worst source's. */
 static int decode_all_stats(const struct decode_args *a, const char *const *imgs)
 {
-	struct sources_all *sa = calloc(1, sizeof *sa);
-	struct stats_src *s = calloc(SOURCES_ALL_MAX, sizeof *s);
-	struct input_opts io = a->io;
+	struct sources_all *sa;
+	struct stats_src *s;
+	void *tab;
 	struct pft_flow_stats st;
 	const char *ins[MAX_FILES + 1] = { a->inpath };
-	FILE *f = NULL;
+	FILE *f;
 	unsigned i, n = 0;
 	int rc, k;
 
-	if (!sa || !s) {
-		free(sa);
-		free(s);
-		cli_error("decode", "out of memory");
-		return PFT_EXIT_USAGE;
-	}
-	io.allow_etm3 = 1;
-	rc = sources_all_find(sa, a->inpath, &io, 1, "decode");
 	for (k = 0; k < a->nimg; k++)
 		ins[1 + k] = imgs[k];
-	if (!rc && cli_output_is_input("decode", a->outpath, ins, (size_t)a->nimg + 1))
-		rc = PFT_EXIT_USAGE;
-	if (!rc && !(f = cli_open_output("decode", a->outpath)))
-		rc = PFT_EXIT_USAGE;
+	rc = sources_all_begin(&sa, &tab, sizeof *s, a->inpath, &a->io, ins,
+			       (size_t)a->nimg + 1, a->outpath, "decode", &f);
+	s = tab;
 	for (i = 0; !rc && i < sa->n; i++) {
 		n++;
 		rc = stats_open(a, sa, i, f, &s[i]);

@@ -694,24 +694,16 @@ static void stats_task(void *ctx, unsigned i)
  * exit code: the worst source's. */
 static int dump_every_stats(const struct dump_args *a)
 {
-	struct sources_all *sa = calloc(1, sizeof *sa);
-	struct stats_src *s = calloc(SOURCES_ALL_MAX, sizeof *s);
-	struct input_opts io = a->io;
+	struct sources_all *sa;
+	struct stats_src *s;
+	void *tab;
 	unsigned jobs = jobs_count(&a->jobs), i, n = 0;
-	FILE *out = NULL;
+	FILE *out;
 	int rc, k;
 
-	if (!sa || !s) {
-		free(sa);
-		free(s);
-		cli_error("dump", "out of memory");
-		return PFT_EXIT_USAGE;
-	}
-	io.allow_etm3 = 1;
-	rc = sources_all_find(sa, a->inpath, &io, 1, "dump");
-	if (!rc && !(out = cli_output_is_input("dump", a->outpath, &a->inpath, 1) ? NULL :
-			   cli_open_output("dump", a->outpath)))
-		rc = PFT_EXIT_USAGE;
+	rc = sources_all_begin(&sa, &tab, sizeof *s, a->inpath, &a->io, &a->inpath, 1,
+			       a->outpath, "dump", &out);
+	s = tab;
 	for (i = 0; !rc && i < sa->n; i++) {
 		struct stats_src *x = &s[n++];
 		int tag;
@@ -750,7 +742,7 @@ static int dump_every_stats(const struct dump_args *a)
 	}
 	if (out && cli_output_done("dump", out, a->outpath)) /* the one message then */
 		rc = PFT_EXIT_USAGE;
-	else if (n == sa->n && *sources_all_skipped(sa, n ? &s[n - 1].in : NULL))
+	else if (n && n == sa->n && *sources_all_skipped(sa, &s[n - 1].in))
 		cli_error("dump", "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
 	for (i = 0; i < n; i++) {
 		dump_etm3_free(s[i].e3);

@@ -340,3 +340,26 @@ int sources_all_each(struct sources_all *sa, const char *path, const struct inpu
 		cli_error(cmd, "skipped (neither PFT nor ETMv3, or no data): %s", sa->skipped);
 	return rc;
 }
+
+int sources_all_begin(struct sources_all **sa, void **tab, size_t size, const char *path,
+		      const struct input_opts *o, const char *const *ins, size_t nins,
+		      const char *outpath, const char *cmd, FILE **out)
+{
+	struct input_opts io = *o;
+	int rc;
+
+	*out = NULL;
+	*sa = calloc(1, sizeof **sa);
+	*tab = calloc(SOURCES_ALL_MAX, size);
+	if (!*sa || !*tab) {
+		cli_error(cmd, "out of memory");
+		return PFT_EXIT_USAGE;
+	}
+	io.allow_etm3 = 1;
+	rc = sources_all_find(*sa, path, &io, 1, cmd);
+	if (!rc && cli_output_is_input(cmd, outpath, ins, nins))
+		rc = PFT_EXIT_USAGE;
+	if (!rc && !(*out = cli_open_output(cmd, outpath)))
+		rc = PFT_EXIT_USAGE;
+	return rc;
+}

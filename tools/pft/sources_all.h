@@ -21,6 +21,8 @@
 
 #include <stdint.h>
 
+#include <stdio.h>
+
 #include "input.h"
 
 #define SOURCES_ALL_MAX 16 /* sources read at once */
@@ -84,5 +86,15 @@ int sources_all_each(struct sources_all *sa, const char *path, const struct inpu
 		     const char *cmd, sources_all_fn one, void *ctx);
 /* An input of the capture, read to its end: its frame statistics. */
 void sources_all_saw(struct sources_all *sa, const struct input *in);
+
+/* The start of a run over every source with one output (pft decode and
+ * pft dump --id all --stats): *sa and a zeroed table of SOURCES_ALL_MAX
+ * entries of `size` bytes allocated (free both, whatever the result), the
+ * sources found (ETMv3 too), the output outpath (NULL or "-": stdout)
+ * checked against the inputs ins[0..nins) and opened into *out.
+ * PFT_EXIT_OK, or the exit code after a message. */
+int sources_all_begin(struct sources_all **sa, void **tab, size_t size, const char *path,
+		      const struct input_opts *o, const char *const *ins, size_t nins,
+		      const char *outpath, const char *cmd, FILE **out);
 
 #endif
