@@ -18,10 +18,11 @@ const char *decode_disasm(struct decode_disasm *dis, const struct pft_insn *in,
 /* Capstone's Thumb disassembler carries the state of an IT block from one
  * instruction to the next (the condition it prints on the 1-4 instructions
  * after an IT), whatever lies between them in the trace.  That state is
- * set by an IT it decodes; each other Thumb instruction it decodes takes
- * one of the block's slots, one it cannot decode none: so it is a
- * function of the last IT and the instructions decoded after it (up to 3,
- * then the block is over).  Those are kept here, so that another
+ * set by an IT it decodes outside a block (one inside changes nothing);
+ * each other Thumb instruction it decodes takes one of the block's slots,
+ * one it cannot decode none: so it is a function of the IT that opened
+ * the block and the instructions decoded after it (up to 3, then the
+ * block is over).  Those are kept here, so that another
  * disassembler can be put in the same state by disassembling them again
  * (a listing formatted in pieces: decode_pipe.h). */
 struct decode_it {

@@ -49,10 +49,13 @@ static void track_it(struct decode_disasm *d, const struct pft_insn *in, int ok)
 
 	if (!ok)
 		return;
-	if (slots) {
+	if (slots && !d->itb.n) {
 		d->itb.insn[0] = *in;
 		d->itb.n = 1;
 		d->itb_slots = slots;
+	} else if (slots) {
+		/* an IT inside a block: capstone takes it (unpredictable, a
+		   soft failure) without a slot and without a new block */
 	} else if (d->itb.n == d->itb_slots) {
 		d->itb.n = 0; /* its last slot taken: the block is over */
 	} else if (d->itb.n) {

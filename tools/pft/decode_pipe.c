@@ -163,16 +163,18 @@ static int format_here(struct decode_pipe *d, struct batch *b, const struct pft_
 
 /* IT instructions among Thumb instructions: the slots left of the last
  * IT's block (if every instruction after it decodes). */
-static void track_it(struct decode_pipe *d, const struct pft_insn *in, size_t n)
+static void skip_it(struct decode_pipe *d, const struct pft_insn *in, size_t n)
 {
 	size_t i;
 	unsigned slots;
 
 	for (i = 0; i < n; i++) {
-		if ((slots = decode_it_slots(&in[i])) != 0)
-			d->it_left = slots;
-		else if (d->it_left)
+		if ((slots = decode_it_slots(&in[i])) != 0) {
+			if (!d->it_left) /* (one inside a block changes nothing) */
+				d->it_left = slots;
+		} else if (d->it_left) {
 			d->it_left--;
+		}
 	}
 }
 
@@ -198,7 +200,7 @@ int decode_pipe_item(struct decode_pipe *d, const struct pft_flow_item *it)
 	*c = *it;
 	if (ni) {
 		if (it->isa != PFT_ISA_ARM)
-			track_it(d, it->insns, ni);
+			skip_it(d, it->insns, ni);
 		memcpy(b->insns + b->ninsns, it->insns, ni * sizeof *it->insns);
 		c->insns = b->insns + b->ninsns;
 		b->ninsns += ni;
