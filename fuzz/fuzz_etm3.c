@@ -22,6 +22,7 @@
 #include "pft/etm3.h"
 
 #include "fuzz_pkt.h"
+#include "fuzz_util.h"
 
 /* struct items, decode(), count_check() and decode_checks() for this decoder. */
 FUZZ_PKT_CHECKS(etm3, struct pft_etm3_packet, struct pft_etm3_counts, PFT_ETM3_ERROR,
@@ -31,7 +32,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	static const uint8_t minors[4] = { 0, 3, 4, 5 };
 	struct pft_config cfg;
 	struct items whole;
@@ -48,13 +48,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	data += 2;
 	len = size - 2;
 
-	pft_config_init(&cfg);
-	cfg.etmcr = ((sel & 1) ? 0x1000u : 0) | cid[(sel >> 1) & 3] | ((sel & 8) ? 0x4u : 0) |
-		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
+	fuzz_etm3_config(&cfg, sel);
 	if ((sel & 32) && (sel & 24))
 		cfg.etmcr |= 1u << 20;
 	cfg.etmidr = 0x410CF200u | ((uint32_t)minors[seed & 3] << 4) | ((sel & 64) ? 1u << 20 : 0);
-	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
 
 	whole.cap = len + 1;
 	whole.n = 0;

@@ -84,7 +84,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	static struct pft_etm3_packet pk[16];
 	struct pft_config cfg;
 	struct pft_flow_item it;
@@ -101,11 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	v = malloc(cap * sizeof(*v));
 	ASSERT(v);
 	sel = data[0];
-	pft_config_init(&cfg);
-	cfg.etmcr = ((sel & 1) ? 0x1000u : 0) | cid[(sel >> 1) & 3] | ((sel & 8) ? 0x4u : 0) |
-		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
-	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
-	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
+	fuzz_etm3_config(&cfg, sel);
 	for (pass = 0; pass < 3; pass++) {
 		struct pft_etm3_decoder *d = pft_etm3_decoder_alloc(&cfg);
 		struct pft_etm3_flow_decoder *fl = pft_etm3_flow_decoder_alloc(&cfg, img);

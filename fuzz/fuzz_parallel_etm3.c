@@ -101,7 +101,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
 	struct pft_config cfg;
 	struct pft_etm3_counts c1, c2;
 	struct pft_flow_stats par_st;
@@ -119,11 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	sel = data[0];
-	pft_config_init(&cfg);
-	cfg.etmcr = ((sel & 1) ? 0x1000u : 0) | cid[(sel >> 1) & 3] | ((sel & 8) ? 0x4u : 0) |
-		    ((sel & 16) ? 0x8u : 0) | 0x10000000u;
-	cfg.etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
-	cfg.etmccer = (sel & 128) ? 1u << 29 : 0;
+	fuzz_etm3_config(&cfg, sel);
 	f.cfg = &cfg;
 	f.img = img;
 	f.mode = PFT_ISYNC_RESYNC_LOST;

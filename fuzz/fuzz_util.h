@@ -44,6 +44,21 @@ static inline struct pft_image *fuzz_code_image(uint32_t seed, uint8_t *code, si
 	{ 0x00000000u, 0x00001000u, 0x20000000u, 0x10001000u,                                      \
 	  0x0000C100u, 0x5000D000u, 0x30004000u, 0x20001000u }
 
+/* The ETMv3 configuration byte SEL picks in the ETMv3 targets: bit 0
+ * cycle-accurate, bits 2:1 context ID size, bit 3 data values, bit 4 data
+ * addresses, bit 6 the alternative branch encoding, bit 7 64-bit
+ * timestamps; ETMv3.5 with timestamps on. */
+static inline void fuzz_etm3_config(struct pft_config *cfg, uint8_t sel)
+{
+	static const uint32_t cid[4] = { 0, 0x4000, 0x8000, 0xC000 };
+
+	pft_config_init(cfg);
+	cfg->etmcr = ((sel & 1) ? 0x1000u : 0) | cid[(sel >> 1) & 3] | ((sel & 8) ? 0x4u : 0) |
+		     ((sel & 16) ? 0x8u : 0) | 0x10000000u;
+	cfg->etmidr = 0x410CF250u | ((sel & 64) ? 1u << 20 : 0);
+	cfg->etmccer = (sel & 128) ? 1u << 29 : 0;
+}
+
 /* One step of feeding the flow decoder D: the next CHUNK bytes of
  * data[*pos..size) (*pos advanced), or, once all are given, its end. */
 static inline void fuzz_flow_feed(struct pft_flow_decoder *d, const uint8_t *data, size_t size,
