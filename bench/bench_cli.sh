@@ -14,7 +14,10 @@
 #    bytes with kernel_dump.bin at 0xC0008000; `pft decode --stats` decodes
 #    the file with the same image.
 # 4. --jobs: `pft dump --stats` (on four times the bytes: it is fast),
-#    `pft dump` (the listing, to /dev/null, on an eighth of the bytes) and `pft decode --stats` at --jobs 1, 2 and 8:
+#    `pft dump` (the listing, to /dev/null, on an eighth of the bytes), `pft decode --stats`
+#    and `pft decode` (the text listing, to /dev/null, on 1/64 of the bytes); then every
+#    source at once (TC2's snapshot with its capture repeated to MIB MiB, four sources:
+#    `dump --id all --stats`, `decode --id all --stats`, `coverage --id all`), at --jobs 1, 2 and 8:
 #    wall-clock and CPU (user + system) seconds, peak RSS, and the speed-up
 #    of --jobs 2 over --jobs 1 in wall-clock time (the goal: 1.8x on an idle
 #    2-core machine) with its CPU cost.  On a loaded machine the wall-clock
@@ -131,6 +134,18 @@ jobs_case "dump --stats (x4)" "$PFT" dump --stats $REGS "$T/tc2x4.bin"
 jobs_case "dump (listing, 1/8)" "$PFT" dump -o /dev/null $REGS "$T/tc2s.bin"
 # shellcheck disable=SC2086
 jobs_case "decode --stats" "$PFT" decode --stats $REGS $IMG "$T/tc2.bin"
+head -c $((MIB * 16384)) "$T/tc2.bin" > "$T/tc2l.bin"
+# shellcheck disable=SC2086
+jobs_case "decode (listing, 1/64)" "$PFT" decode -o /dev/null $REGS $IMG "$T/tc2l.bin"
+# every source at once: TC2's snapshot, its capture repeated to MIB MiB
+mkdir "$T/snap"
+cp "$SRC"/data/TC2/*.ini "$SRC"/data/TC2/*.bin "$T/snap/"
+n=$((MIB * 32)); i=0
+while [ $i -lt "$n" ]; do cat "$SRC/data/TC2/cstrace.bin"; i=$((i + 1)); done > "$T/snap/cstrace.bin"
+echo "== --jobs, --id all: TC2's snapshot, its capture $n times over ($(($(stat -c %s "$T/snap/cstrace.bin") >> 20)) MiB, 4 sources) =="
+jobs_case "dump --id all --stats" "$PFT" dump --id all --stats "$T/snap"
+jobs_case "decode --id all --stats" "$PFT" decode --id all --stats "$T/snap"
+jobs_case "coverage --id all" "$PFT" coverage --id all --format ranges -o /dev/null "$T/snap"
 echo "== --jobs, ETMv3: $MIB MiB of TC2 0x10 (raw ETMv3) (load average $(cut -d' ' -f1-3 /proc/loadavg)) =="
 "$B/bench/bench_etm3" --mib "$MIB" --reps 1 --only pft --save "$T/e3.bin" > /dev/null
 E3REGS="--format raw --etmcr 0x10001860 --etmidr 0x410CF250 --etmccer 0x344008F2 --etmtraceidr 0x10"
