@@ -391,9 +391,10 @@ static int decode_jobs(const struct decode_args *a, struct input *in, struct pft
 
 	memset(&r, 0, sizeof r);
 	r.jobs = a->jobs.jobs;
-	r.segment = a->jobs.segment ? a->jobs.segment : PAR_RUN_SEGMENT_ITEMS;
 	r.kind = PFT_PAR_FLOW;
 	r.keep = a->fmt != DECODE_STATS;
+	/* 0: par_run.h's default, larger when only the totals are kept */
+	r.segment = a->jobs.segment ? a->jobs.segment : r.keep ? PAR_RUN_SEGMENT_ITEMS : 0;
 	r.keep_insns = a->fmt == DECODE_TEXT || a->fmt == DECODE_JSON || a->fmt == DECODE_ADDRS;
 	if (r.keep) {
 		dp = decode_pipe_open(out, r.jobs, DECODE_PIPE_ITEMS(r.segment));
