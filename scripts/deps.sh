@@ -5,7 +5,9 @@ set -e
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# a mirror caught mid-sync fails some index files: the install below still
+# works from the lists that did update (and fails, stopping here, if not)
+$SUDO apt-get update -qq || echo "deps: apt-get update reported errors; installing from the package lists at hand" >&2
 $SUDO apt-get install -y -qq --no-install-recommends \
 	build-essential cmake pkg-config git clang lld llvm libclang-rt-14-dev \
 	libcapstone-dev libelf-dev libdw-dev libunicorn-dev \
