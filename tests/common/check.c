@@ -132,3 +132,22 @@ uint64_t check_rand(uint64_t *state)
 	*state = x;
 	return x * 0x2545F4914F6CDD1Dull;
 }
+
+char *check_read_stream(FILE *f, size_t *len)
+{
+	long n;
+	char *s;
+
+	*len = 0;
+	fflush(f);
+	n = ftell(f);
+	s = malloc(n > 0 ? (size_t)n + 1 : 1);
+	CHECK(s != NULL && n >= 0);
+	if (!s)
+		return NULL;
+	rewind(f);
+	if (n > 0)
+		*len = fread(s, 1, (size_t)n, f);
+	s[*len] = 0;
+	return s;
+}

@@ -59,6 +59,10 @@ const char *check_data_path(char *buf, size_t cap, const char *rel);
 /* Reads a whole file into a malloc'd buffer; NULL if it cannot. */
 uint8_t *check_read_file(const char *path, size_t *len);
 
+/* Everything written to the stream f so far (a tmpfile()), read back:
+ * a malloc'ed buffer of *len bytes and a terminating 0 (free it). */
+char *check_read_stream(FILE *f, size_t *len);
+
 /* Writes text into the file at path (made or emptied); a failed check if it
  * cannot. */
 void check_write_file(const char *path, const char *text);

@@ -80,19 +80,6 @@ static void make(uint64_t *rng, struct pft_flow_item *it, size_t n)
 	}
 }
 
-static char *listing(FILE *f, size_t *len)
-{
-	long n;
-	char *s;
-
-	fflush(f);
-	n = ftell(f);
-	s = malloc((size_t)n + 1);
-	rewind(f);
-	*len = fread(s, 1, (size_t)n, f);
-	return s;
-}
-
 static void run(const struct pft_flow_item *it, size_t n, enum decode_format fmt, int disasm,
 		unsigned threads, size_t items)
 {
@@ -117,8 +104,8 @@ static void run(const struct pft_flow_item *it, size_t n, enum decode_format fmt
 	decode_pipe_close(d);
 	CHECK_EQ(decode_out_finish(o1, NULL), 0);
 	CHECK_EQ(decode_out_finish(o2, NULL), 0);
-	a = listing(f1, &la);
-	b = listing(f2, &lb);
+	a = check_read_stream(f1, &la);
+	b = check_read_stream(f2, &lb);
 	CHECK(la > 0);
 	CHECK_EQ(lb, la);
 	if (la == lb && memcmp(a, b, la)) {

@@ -111,19 +111,6 @@ static void expect(char **e, size_t *len, size_t *cap, unsigned v)
 	*len += (size_t)n;
 }
 
-static char *contents(FILE *f, size_t *len)
-{
-	long n;
-	char *s;
-
-	fflush(f);
-	n = ftell(f);
-	s = malloc((size_t)n + 1);
-	rewind(f);
-	*len = fread(s, 1, (size_t)n, f);
-	return s;
-}
-
 /* nbatch batches through threads threads and slots slots; batch fail_at
  * (or -1: none) fails its format.  The output must be every value of the
  * batches before the failing one, in order. */
@@ -169,7 +156,7 @@ static void run(uint64_t *rng, unsigned threads, unsigned slots, unsigned nbatch
 		CHECK(list_pipe_batch(p) == NULL);
 	list_pipe_close(p);
 	CHECK_EQ(opened, 0);
-	got = contents(out, &glen);
+	got = check_read_stream(out, &glen);
 	CHECK_EQ(glen, elen);
 	if (glen == elen && elen && memcmp(got, e, elen))
 		check_fail(__FILE__, __LINE__, "the text differs from the batches in order");
@@ -265,7 +252,7 @@ static void write_hook(uint64_t *rng)
 	CHECK_EQ(h.calls, 50);
 	list_pipe_close(p);
 	CHECK_EQ(h.opened, 0);
-	got = contents(out, &glen);
+	got = check_read_stream(out, &glen);
 	CHECK_EQ(glen, elen);
 	if (glen == elen && memcmp(got, e, elen))
 		check_fail(__FILE__, __LINE__, "the hook's text differs");

@@ -29,19 +29,6 @@ static void line(const void *c, FILE *f, const void *r)
 	fprintf(f, "%s%u %u\n", x->tag, p->v, p->odd[p->v % 9]);
 }
 
-static char *contents(FILE *f, size_t *len)
-{
-	long n;
-	char *s;
-
-	fflush(f);
-	n = ftell(f);
-	s = malloc((size_t)n + 1);
-	rewind(f);
-	*len = fread(s, 1, (size_t)n, f);
-	return s;
-}
-
 static void run(uint64_t *rng, unsigned threads, size_t per, unsigned n)
 {
 	struct ctx c = { "rec " };
@@ -66,8 +53,8 @@ static void run(uint64_t *rng, unsigned threads, size_t per, unsigned n)
 	CHECK_EQ(rec_pipe_end(r), 0);
 	CHECK_EQ(rec_pipe_write_errno(r), 0);
 	rec_pipe_close(r);
-	sa = contents(a, &la);
-	sb = contents(b, &lb);
+	sa = check_read_stream(a, &la);
+	sb = check_read_stream(b, &lb);
 	CHECK_EQ(lb, la);
 	CHECK(la == lb && !memcmp(sa, sb, la));
 	free(sa);

@@ -202,21 +202,9 @@ static int json_safe(const char *name)
 static void json_line(const struct dump *d, FILE *o, const struct pft_packet *p, uint64_t cap)
 {
 	char at[40];
-	unsigned i;
 
-	if (d->tag && d->tag_name)
-		fprintf(o, "{\"trace_id\":%d,\"source\":\"%s\",", d->tag, d->tag_name);
-	else if (d->tag)
-		fprintf(o, "{\"trace_id\":%d,", d->tag);
-	else
-		fputc('{', o);
-	fprintf(o, "\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
-		   ",\"type\":\"%s\",\"bytes\":\"",
-		p->offset, cap, p->size,
-		pft_pkt_type_name(p->type));
-	for (i = 0; i < p->nbytes; i++)
-		fprintf(o, "%02x", p->bytes[i]);
-	fputc('"', o);
+	dump_json_begin(o, d->tag, d->tag_name, p->offset, cap, p->size, pft_pkt_type_name(p->type),
+			p->bytes, p->nbytes);
 	switch (p->type) {
 	case PFT_PKT_ISYNC:
 		fprintf(o, ",\"address\":%" PRIu64 ",\"isa\":\"%s\",\"reason\":\"%s\"", p->address,

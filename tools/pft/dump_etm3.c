@@ -131,6 +131,24 @@ static void fields(FILE *o, const struct pft_etm3_packet *p, int json)
 #undef BOOL
 }
 
+void dump_json_begin(FILE *o, int tag, const char *name, uint64_t off, uint64_t cap,
+		     uint32_t size, const char *type, const uint8_t *bytes, unsigned n)
+{
+	unsigned i;
+
+	if (tag && name)
+		fprintf(o, "{\"trace_id\":%d,\"source\":\"%s\",", tag, name);
+	else if (tag)
+		fprintf(o, "{\"trace_id\":%d,", tag);
+	else
+		fputc('{', o);
+	fprintf(o, "\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
+		   ",\"type\":\"%s\",\"bytes\":\"", off, cap, size, type);
+	for (i = 0; i < n; i++)
+		fprintf(o, "%02x", bytes[i]);
+	fputc('"', o);
+}
+
 static void line(const struct dump_etm3 *d, FILE *o, const struct pft_etm3_packet *p,
 		 uint64_t cap)
 {
@@ -138,18 +156,8 @@ static void line(const struct dump_etm3 *d, FILE *o, const struct pft_etm3_packe
 	unsigned i, n = 0;
 
 	if (d->json) {
-		if (d->tag && d->tag_name)
-			fprintf(o, "{\"trace_id\":%d,\"source\":\"%s\",", d->tag, d->tag_name);
-		else if (d->tag)
-			fprintf(o, "{\"trace_id\":%d,", d->tag);
-		else
-			fputc('{', o);
-		fprintf(o, "\"offset\":%" PRIu64 ",\"capture_offset\":%" PRIu64 ",\"size\":%" PRIu32
-			   ",\"type\":\"%s\",\"bytes\":\"", p->offset, cap, p->size,
-			pft_etm3_pkt_type_name(p->type));
-		for (i = 0; i < p->nbytes; i++)
-			fprintf(o, "%02x", p->bytes[i]);
-		fputc('"', o);
+		dump_json_begin(o, d->tag, d->tag_name, p->offset, cap, p->size,
+				pft_etm3_pkt_type_name(p->type), p->bytes, p->nbytes);
 		fields(o, p, 1);
 		fputs("}\n", o);
 		return;

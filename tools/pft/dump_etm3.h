@@ -19,6 +19,12 @@
 int dump_etm3(struct input *in, FILE *out, int json, int want_stats, unsigned jobs,
 	      size_t segment, int *werrno);
 
+/* A packet's JSON line up to its fields (pft dump's PFT and ETMv3 lines
+ * alike): '{', the source first when tag (trace ID, and name if not NULL),
+ * offset, capture offset, size, type, and its n bytes kept, in hex. */
+void dump_json_begin(FILE *o, int tag, const char *name, uint64_t off, uint64_t cap,
+		     uint32_t size, const char *type, const uint8_t *bytes, unsigned n);
+
 /* The listing of one ETMv3 source whose packets come from elsewhere (NULL
  * after a message when out of memory). */
 struct dump_etm3;
