@@ -78,6 +78,32 @@ static void scout_close(struct scout *sc)
 	input_close(&sc->in);
 }
 
+/* The scout's next packet, PFT or ETMv3: the decoder's status; a timestamp
+ * packet sets sc->off, sc->val and have. */
+static int scout_packet(struct scout *sc)
+{
+	struct pft_packet p;
+	struct pft_etm3_packet e;
+	int r;
+
+	if (sc->pk) {
+		r = pft_pkt_decoder_next(sc->pk, &p, sizeof p);
+		if (r == 0 && p.type == PFT_PKT_TIMESTAMP) {
+			sc->off = p.offset;
+			sc->val = p.timestamp;
+			sc->have = 1;
+		}
+		return r;
+	}
+	r = pft_etm3_decoder_next(sc->e3, &e, sizeof e);
+	if (r == 0 && e.type == PFT_ETM3_TIMESTAMP) {
+		sc->off = e.offset;
+		sc->val = e.timestamp;
+		sc->have = 1;
+	}
+	return r;
+}
+
 /* The next timestamp packet of the source into sc->off, sc->val (have), or
  * none left (done).  The scout reads the stream as the flow's own packet
  * decoder does: resynchronised at the same gaps, with the same I-sync rule. */
@@ -89,27 +115,9 @@ static void scout_next(struct scout *sc)
 
 	sc->have = 0;
 	while (!sc->done) {
-		if (sc->pk) {
-			struct pft_packet p;
-
-			r = pft_pkt_decoder_next(sc->pk, &p, sizeof p);
-			if (r == 0 && p.type == PFT_PKT_TIMESTAMP) {
-				sc->off = p.offset;
-				sc->val = p.timestamp;
-				sc->have = 1;
-				return;
-			}
-		} else {
-			struct pft_etm3_packet p;
-
-			r = pft_etm3_decoder_next(sc->e3, &p, sizeof p);
-			if (r == 0 && p.type == PFT_ETM3_TIMESTAMP) {
-				sc->off = p.offset;
-				sc->val = p.timestamp;
-				sc->have = 1;
-				return;
-			}
-		}
+		r = scout_packet(sc);
+		if (sc->have)
+			return;
 		if (r == 0)
 			continue;
 		if (r != -PFT_E_AGAIN || sc->ended) {
