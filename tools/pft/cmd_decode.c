@@ -476,6 +476,7 @@ struct stats_src {
 	struct pft_dbg *dbg;
 	struct decode_out *out;
 	struct flow_any *dec;
+	struct pft_flow_stats st; /* its totals, once read */
 	int err, rc;
 };
 
@@ -485,6 +486,7 @@ static void stats_task(void *ctx, unsigned i)
 	struct stats_src *s = (struct stats_src *)ctx + i;
 
 	s->err = decode_stream(&s->in, s->dec, NULL, &s->rc);
+	flow_any_get_stats(s->dec, &s->st);
 }
 
 /* Open source i (input, image, decoder, writer): PFT_EXIT_OK or the exit
@@ -518,7 +520,6 @@ static int decode_all_stats(const struct decode_args *a, const char *const *imgs
 	struct sources_all *sa;
 	struct stats_src *s;
 	void *tab;
-	struct pft_flow_stats st;
 	const char *ins[MAX_FILES + 1] = { a->inpath };
 	FILE *f;
 	unsigned i, n = 0;
@@ -534,10 +535,12 @@ static int decode_all_stats(const struct decode_args *a, const char *const *imgs
 		rc = stats_open(a, sa, i, f, &s[i]);
 	}
 	if (!rc) {
-		task_pool_run(n, a->jobs.jobs, stats_task, s);
+		if (n == 1 && a->jobs.jobs > 1) /* one source: its segments on the threads */
+			s[0].err = decode_jobs(a, &s[0].in, s[0].img, NULL, &s[0].st, &s[0].rc);
+		else
+			task_pool_run(n, a->jobs.jobs, stats_task, s);
 		for (i = 0; i < n; i++) {
-			flow_any_get_stats(s[i].dec, &st);
-			k = decode_end(a, &s[i].in, s[i].out, &st, flow_any_is_etm3(s[i].dec),
+			k = decode_end(a, &s[i].in, s[i].out, &s[i].st, flow_any_is_etm3(s[i].dec),
 				       s[i].err, s[i].rc);
 			if (k > rc)
 				rc = k;

@@ -713,7 +713,7 @@ static int dump_every_stats(const struct dump_args *a)
 		x->d.in = &x->in;
 		x->d.tag = tag;
 		x->d.tag_name = name;
-		x->d.jobs = n == 1 && sa->n == 1 ? jobs : 1;
+		x->d.jobs = sa->n == 1 ? jobs : 1; /* one source: its segments on the threads */
 		x->d.segment = a->jobs.segment;
 	}
 	if (!rc && n == 1) /* one source: its segments on the threads */
